@@ -1,0 +1,74 @@
+import type { Clock, TimerId } from "../clock";
+
+interface PendingTimer {
+  readonly id: number;
+  readonly at: number;
+  readonly callback: () => void;
+}
+
+/** A clock that moves only when the test says so; timers fire in due order during `advance`. */
+export class FakeClock implements Clock {
+  private current: number;
+  private nextId = 1;
+  private timers: PendingTimer[] = [];
+
+  constructor(start: number | string = "2026-01-01T00:00:00.000Z") {
+    this.current = typeof start === "number" ? start : Date.parse(start);
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimeout(callback: () => void, ms: number): TimerId {
+    const id = this.nextId++;
+    this.timers.push({ id, at: this.current + Math.max(0, ms), callback });
+    return id;
+  }
+
+  clearTimeout(id: TimerId): void {
+    this.timers = this.timers.filter((timer) => timer.id !== id);
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due, each at its own due time. */
+  advance(ms: number): void {
+    const target = this.current + ms;
+    for (;;) {
+      const due = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      if (!due) {
+        break;
+      }
+      this.timers = this.timers.filter((timer) => timer.id !== due.id);
+      this.current = Math.max(this.current, due.at);
+      due.callback();
+    }
+    this.current = target;
+  }
+
+  /** Like `advance`, but lets promise callbacks run after each timer, for async code under test. */
+  async advanceAsync(ms: number): Promise<void> {
+    const target = this.current + ms;
+    for (;;) {
+      await flushMicrotasks();
+      const due = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      if (!due) {
+        break;
+      }
+      this.timers = this.timers.filter((timer) => timer.id !== due.id);
+      this.current = Math.max(this.current, due.at);
+      due.callback();
+    }
+    this.current = target;
+    await flushMicrotasks();
+  }
+
+  pendingTimers(): number {
+    return this.timers.length;
+  }
+}
+
+async function flushMicrotasks(): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await Promise.resolve();
+  }
+}

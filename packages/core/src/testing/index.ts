@@ -1,0 +1,2 @@
+export { FakeClock } from "./fake-clock";
+export { createSequentialIdGenerator } from "./sequential-ids";
