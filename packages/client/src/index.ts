@@ -1,1 +1,1 @@
-export {};
+export { checkPeerUrl, isLoopbackOrPrivateHost } from "./peer-url";

@@ -1,1 +1,8 @@
-export {};
+export {
+  dueSlot,
+  missedSlots,
+  nextFireAt,
+  type ScheduleTiming,
+  scheduleAnchor,
+  slotAfter,
+} from "./schedule-grid";

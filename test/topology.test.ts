@@ -1,0 +1,249 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The import direction of DESIGN §2: each package may depend on the packages and libraries listed
+// here and nothing else. A new edge is a design change: change DESIGN.md first, then this table.
+const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[] }> = {
+  "@oar/schema": { runtime: ["zod"] },
+  "@oar/core": { runtime: ["@oar/schema", "nanoid"] },
+  "@oar/permissions": { runtime: ["@oar/schema", "@oar/core"] },
+  "@oar/scheduler": { runtime: ["@oar/schema", "@oar/core", "date-fns", "date-fns-tz"] },
+  "@oar/client": { runtime: ["@oar/schema", "@oar/core", "ky"] },
+  "@oar/storage": {
+    runtime: ["@oar/schema", "@oar/core", "drizzle-orm", "@electric-sql/pglite", "postgres"],
+    // Storage implements the ports the engines declare: it may see their types, never their logic.
+    typeOnly: ["@oar/engine", "@oar/permissions", "@oar/scheduler"],
+  },
+  "@oar/engine": { runtime: ["@oar/schema", "@oar/core", "@oar/permissions", "@oar/scheduler"] },
+  "@oar/providers": { runtime: ["@oar/schema", "@oar/core", "@oar/engine"] },
+  "@oar/relay": {
+    runtime: [
+      "@oar/schema",
+      "@oar/core",
+      "@oar/permissions",
+      "@oar/scheduler",
+      "@oar/client",
+      "@oar/storage",
+      "@oar/engine",
+      "@oar/providers",
+      "hono",
+      "@hono/node-server",
+      "@modelcontextprotocol/sdk",
+      "zod",
+    ],
+  },
+};
+
+// Packages that only compute: no Node built-ins, no I/O libraries (DESIGN §2, STYLE §4).
+const PURE = new Set(["@oar/schema", "@oar/core", "@oar/permissions", "@oar/scheduler"]);
+// Dev-only tooling any package may list in devDependencies.
+const TOOLING = new Set(["tsup", "typescript", "vitest", "tsx", "drizzle-kit", "fast-check", "@types/node"]);
+
+interface Workspace {
+  dir: string;
+  manifest: {
+    name: string;
+    exports?: Record<string, Record<string, string>>;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+}
+
+const root = join(import.meta.dirname, "..");
+
+function workspaces(): Workspace[] {
+  return ["packages", "apps"].flatMap((group) =>
+    readdirSync(join(root, group)).map((name) => {
+      const dir = join(root, group, name);
+      return { dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) };
+    }),
+  );
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) {
+      return sourceFiles(path);
+    }
+    return /\.tsx?$/.test(entry) && !entry.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+interface ImportSite {
+  file: string;
+  specifier: string;
+  typeOnly: boolean;
+}
+
+const IMPORT_RE = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
+
+function importsOf(file: string): ImportSite[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(IMPORT_RE)].map((m) => ({
+    file: relative(root, file),
+    specifier: m[3] ?? "",
+    typeOnly: Boolean(m[2]),
+  }));
+}
+
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith(".") || specifier.startsWith("node:")) {
+    return undefined;
+  }
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0];
+}
+
+function dependencyProblems(manifest: Workspace["manifest"]): string[] {
+  const name = manifest.name;
+  const rule = ALLOWED[name];
+  if (!rule) {
+    return [`${name} is not in the topology table`];
+  }
+  const problems: string[] = [];
+  for (const dep of Object.keys(manifest.dependencies ?? {})) {
+    if (!rule.runtime.includes(dep)) {
+      problems.push(`${name} must not depend on ${dep}`);
+    }
+  }
+  for (const dep of Object.keys(manifest.devDependencies ?? {})) {
+    if (!(TOOLING.has(dep) || rule.runtime.includes(dep) || rule.typeOnly?.includes(dep))) {
+      problems.push(`${name} must not have the devDependency ${dep}`);
+    }
+  }
+  return problems;
+}
+
+function importProblems(manifest: Workspace["manifest"], sites: ImportSite[]): string[] {
+  const name = manifest.name;
+  const rule = ALLOWED[name];
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.devDependencies ?? {}),
+  ]);
+  const problems: string[] = [];
+  for (const site of sites) {
+    if (site.specifier.startsWith("node:")) {
+      if (PURE.has(name)) {
+        problems.push(`${site.file}: a pure package imports ${site.specifier}`);
+      }
+      continue;
+    }
+    const dep = packageOf(site.specifier);
+    if (!dep || dep === name) {
+      continue;
+    }
+    if (/^@oar\/[^/]+\/src/.test(site.specifier)) {
+      problems.push(`${site.file}: deep import ${site.specifier}`);
+    }
+    const inTesting = site.file.includes("/src/testing/");
+    if (rule?.runtime.includes(dep)) {
+      if (!declared.has(dep)) {
+        problems.push(`${site.file}: imports ${dep}, which package.json does not declare`);
+      }
+    } else if (rule?.typeOnly?.includes(dep)) {
+      if (!site.typeOnly) {
+        problems.push(`${site.file}: may import ${dep} only with "import type"`);
+      }
+    } else if (!(inTesting && TOOLING.has(dep))) {
+      problems.push(`${site.file}: must not import ${site.specifier}`);
+    }
+  }
+  return problems;
+}
+
+const all = workspaces();
+
+describe("package topology (DESIGN §2)", () => {
+  it("knows every workspace package, and every package has the anatomy of STYLE §15", () => {
+    expect(all.map((w) => w.manifest.name).sort()).toEqual(Object.keys(ALLOWED).sort());
+    for (const w of all) {
+      for (const file of ["src/index.ts", "README.md", "tsup.config.ts", "tsconfig.json"]) {
+        expect(statSync(join(w.dir, file)).isFile(), `${w.manifest.name} has ${file}`).toBe(true);
+      }
+    }
+  });
+
+  it.each(all.map((w) => [w.manifest.name, w] as const))(
+    "%s declares only allowed dependencies",
+    (_name, w) => {
+      expect(dependencyProblems(w.manifest)).toEqual([]);
+    },
+  );
+
+  it.each(all.map((w) => [w.manifest.name, w] as const))(
+    "%s imports only in the allowed direction",
+    (_name, w) => {
+      expect(importProblems(w.manifest, sourceFiles(join(w.dir, "src")).flatMap(importsOf))).toEqual([]);
+    },
+  );
+
+  it("never lets anything depend on the app", () => {
+    for (const w of all) {
+      const deps = { ...w.manifest.dependencies, ...w.manifest.devDependencies };
+      expect(Object.keys(deps), w.manifest.name).not.toContain("@oar/relay");
+    }
+  });
+
+  it.each(all.map((w) => [w.manifest.name, w] as const))(
+    "%s exports resolve to sources first, so tests need no build",
+    (name, w) => {
+      const exportsMap = w.manifest.exports ?? {};
+      expect(Object.keys(exportsMap), name).toContain(".");
+      for (const [key, conditions] of Object.entries(exportsMap)) {
+        expect(Object.keys(conditions)[0], `${name} ${key}`).toBe("@oar/source");
+        expect(statSync(join(w.dir, conditions["@oar/source"] ?? "missing")).isFile()).toBe(true);
+      }
+    },
+  );
+});
+
+describe("the topology check itself", () => {
+  it("fails on a wrong edge in package.json", () => {
+    expect(
+      dependencyProblems({ name: "@oar/core", dependencies: { "@oar/storage": "workspace:*" } }),
+    ).toEqual(["@oar/core must not depend on @oar/storage"]);
+    expect(
+      dependencyProblems({ name: "@oar/permissions", dependencies: { "@oar/scheduler": "workspace:*" } }),
+    ).toEqual(["@oar/permissions must not depend on @oar/scheduler"]);
+    expect(dependencyProblems({ name: "@oar/engine", devDependencies: { hono: "4" } })).toEqual([
+      "@oar/engine must not have the devDependency hono",
+    ]);
+  });
+
+  it("fails on a wrong edge in the sources", () => {
+    const site = (specifier: string, typeOnly = false) => ({
+      file: "packages/x/src/a.ts",
+      specifier,
+      typeOnly,
+    });
+    expect(importProblems({ name: "@oar/scheduler" }, [site("node:fs")])).toEqual([
+      "packages/x/src/a.ts: a pure package imports node:fs",
+    ]);
+    expect(importProblems({ name: "@oar/client" }, [site("drizzle-orm")])).toEqual([
+      "packages/x/src/a.ts: must not import drizzle-orm",
+    ]);
+    expect(importProblems({ name: "@oar/storage", dependencies: {} }, [site("@oar/engine")])).toEqual([
+      'packages/x/src/a.ts: may import @oar/engine only with "import type"',
+    ]);
+    expect(importProblems({ name: "@oar/storage" }, [site("@oar/engine", true)])).toEqual([]);
+    expect(importProblems({ name: "@oar/engine" }, [site("@oar/core")])).toEqual([
+      "packages/x/src/a.ts: imports @oar/core, which package.json does not declare",
+    ]);
+    expect(
+      importProblems({ name: "@oar/relay", dependencies: { "@oar/core": "*" } }, [site("@oar/core/src/ids")]),
+    ).toEqual(["packages/x/src/a.ts: deep import @oar/core/src/ids"]);
+  });
+
+  it("recognises value, type-only and re-export imports", () => {
+    const text = `import { a } from "@oar/core";\nimport type { B } from "@oar/engine";\nexport { c } from "./c";\n`;
+    const sites = [...text.matchAll(IMPORT_RE)].map((m) => [m[3], Boolean(m[2])]);
+    expect(sites).toEqual([
+      ["@oar/core", false],
+      ["@oar/engine", true],
+      ["./c", false],
+    ]);
+  });
+});
