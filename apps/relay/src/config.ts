@@ -1,0 +1,71 @@
+import { hostname } from "node:os";
+import { RelayError } from "@oar/core";
+import { z } from "zod";
+
+/** The only place that reads the environment: everything else receives a RelayConfig. */
+export const RelayConfigSchema = z.object({
+  host: z.string().min(1).default("127.0.0.1"),
+  port: z.coerce.number().int().min(0).max(65_535).default(8787),
+  name: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
+  ownerToken: z.string().min(16, "at least 16 characters").optional(),
+  dataDir: z.string().min(1).default("./.relay"),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// URL")
+    .optional(),
+});
+
+export type RelayConfig = z.infer<typeof RelayConfigSchema>;
+
+const ENV_NAMES: Record<keyof RelayConfig, string> = {
+  host: "RELAY_HOST",
+  port: "RELAY_PORT",
+  name: "RELAY_NAME",
+  ownerToken: "RELAY_OWNER_TOKEN",
+  dataDir: "RELAY_DATA_DIR",
+  databaseUrl: "DATABASE_URL",
+};
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): RelayConfig {
+  const read = (key: keyof RelayConfig) => {
+    const value = env[ENV_NAMES[key]];
+    return value === undefined || value.trim() === "" ? undefined : value.trim();
+  };
+  const parsed = RelayConfigSchema.safeParse({
+    host: read("host"),
+    port: read("port"),
+    name: read("name") ?? defaultRelayName(),
+    ownerToken: read("ownerToken"),
+    dataDir: read("dataDir"),
+    databaseUrl: read("databaseUrl"),
+  });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = issue.path[0] as keyof RelayConfig;
+      return `${ENV_NAMES[key] ?? String(key)}: ${issue.message}`;
+    });
+    throw new RelayError("VALIDATION", `The relay's configuration is not valid:\n  ${lines.join("\n  ")}`);
+  }
+  return parsed.data;
+}
+
+export type StorageTarget = { driver: "pglite"; dataDir: string } | { driver: "postgres"; url: string };
+
+/** DATABASE_URL switches from the embedded PGlite to Postgres (DESIGN §3). */
+export function storageTarget(config: RelayConfig): StorageTarget {
+  return config.databaseUrl
+    ? { driver: "postgres", url: config.databaseUrl }
+    : { driver: "pglite", dataDir: config.dataDir };
+}
+
+function defaultRelayName(): string {
+  // A host name like "desk.local" becomes "desk"; anything the schema refuses falls back to "relay".
+  const short = hostname().split(".")[0] ?? "";
+  return /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(short) ? short : "relay";
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig, storageTarget } from "../src/config";
+
+describe("relay configuration (DESIGN §4 start)", () => {
+  it("defaults to 127.0.0.1:8787 on the embedded PGlite in ./.relay", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ host: "127.0.0.1", port: 8787, dataDir: "./.relay" });
+    expect(config.name).toMatch(/^[A-Za-z0-9]/);
+    expect(storageTarget(config)).toEqual({ driver: "pglite", dataDir: "./.relay" });
+  });
+
+  it("reads every variable, and DATABASE_URL switches to Postgres", () => {
+    const config = loadConfig({
+      RELAY_HOST: "0.0.0.0",
+      RELAY_PORT: "9000",
+      RELAY_NAME: "build-box",
+      RELAY_OWNER_TOKEN: "owner-token-0123456789",
+      RELAY_DATA_DIR: "/var/lib/oar",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
+    });
+    expect(config).toEqual({
+      host: "0.0.0.0",
+      port: 9000,
+      name: "build-box",
+      ownerToken: "owner-token-0123456789",
+      dataDir: "/var/lib/oar",
+      databaseUrl: "postgres://postgres@127.0.0.1:5432/test",
+    });
+    expect(storageTarget(config)).toEqual({ driver: "postgres", url: "postgres://postgres@127.0.0.1:5432/test" });
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ RELAY_PORT: "", DATABASE_URL: "  " })).toMatchObject({ port: 8787, databaseUrl: undefined });
+  });
+
+  it("names every bad variable and why", () => {
+    expect(() =>
+      loadConfig({ RELAY_PORT: "70000", RELAY_NAME: "my relay", RELAY_OWNER_TOKEN: "short", DATABASE_URL: "mysql://x" }),
+    ).toThrowError(/RELAY_PORT: .*\n {2}RELAY_NAME: letters, digits.*\n {2}RELAY_OWNER_TOKEN: at least 16 characters\n {2}DATABASE_URL: a postgres/);
+  });
+
+  it("accepts the port edges 0 and 65535 and refuses 65536", () => {
+    expect(loadConfig({ RELAY_PORT: "0" }).port).toBe(0);
+    expect(loadConfig({ RELAY_PORT: "65535" }).port).toBe(65_535);
+    expect(() => loadConfig({ RELAY_PORT: "65536" })).toThrowError(/RELAY_PORT/);
+  });
+});
