@@ -1,0 +1,41 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+
+const appDir = join(import.meta.dirname, "..");
+
+export interface RelayProcess {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  /** Resolves with the base URL once the relay prints that it listens, rejects if it exits first. */
+  readonly listening: Promise<string>;
+  /** Resolves with the exit code (or the signal's name). */
+  readonly exited: Promise<number | string>;
+}
+
+/** Starts `oar-relay start` as a real process, the way `pnpm relay` does. */
+export function spawnRelay(env: Record<string, string>): RelayProcess {
+  // One node process (tsx as a loader, not its wrapper CLI), so its pid is the one that holds the lock.
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@oar/source", "src/cli.ts", "start"], {
+    cwd: appDir,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RELAY_PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  const exited = new Promise<number | string>((resolve) => {
+    child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
+  });
+  const listening = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match?.[1]) {
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    exited.then((code) => reject(new Error(`relay exited (${code}) before listening:\n${text}`)));
+  });
+  listening.catch(() => {});
+  return { child, output: () => text, listening, exited };
+}
