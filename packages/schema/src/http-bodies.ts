@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** HTTP 401 on every surface for a missing or refused bearer token (DESIGN §4). */
+export const AuthErrorBodySchema = z.object({
+  ok: z.literal(false),
+  code: z.literal("REMOTE_RELAY_AUTH"),
+  error: z.string().min(1),
+});
+export type AuthErrorBody = z.infer<typeof AuthErrorBodySchema>;
+
+/** GET /healthz. */
+export const HealthzSchema = z.object({
+  ok: z.literal(true),
+  name: z.string().min(1),
+  version: z.string().min(1),
+});
+export type Healthz = z.infer<typeof HealthzSchema>;

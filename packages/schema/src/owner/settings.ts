@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { LIMITS } from "../limits";
+import { hasAnyField } from "./at-least-one";
+
+const longestWaitSeconds = z
+  .number()
+  .int()
+  .min(LIMITS.longestWaitSecondsMin)
+  .max(LIMITS.longestWaitSecondsMax);
+const quietAfterMinutes = z.number().int().min(1).max(LIMITS.quietAfterMinutesMax);
+const maxTurnSeconds = z.number().int().min(LIMITS.maxTurnSecondsMin).max(LIMITS.maxTurnSecondsMax);
+/** Per-provider configuration is the provider's business; the contract only fixes its place. */
+const providers = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+/**
+ * GET /v1/owner/settings; parsing `{}` gives the defaults. Agent sessions start enabled so the
+ * first run works (DESIGN GAP-02); the longest wait is 10 min, settable 2–60 min (R-WST-02).
+ */
+export const OwnerSettingsSchema = z.object({
+  agentSessions: z
+    .object({
+      enabled: z.boolean().default(true),
+      longestWaitSeconds: longestWaitSeconds.default(LIMITS.longestWaitSecondsDefault),
+    })
+    .prefault({}),
+  acceptPromptsFromOtherRelays: z.boolean().default(true),
+  quietAfterMinutes: quietAfterMinutes.default(LIMITS.quietAfterMinutesDefault),
+  maxTurnSeconds: maxTurnSeconds.default(LIMITS.maxTurnSecondsDefault),
+  providers: providers.default({}),
+});
+export type OwnerSettings = z.infer<typeof OwnerSettingsSchema>;
+
+/** PATCH /v1/owner/settings: any subset, nothing else. */
+export const OwnerSettingsPatchSchema = z
+  .strictObject({
+    agentSessions: z
+      .strictObject({ enabled: z.boolean().optional(), longestWaitSeconds: longestWaitSeconds.optional() })
+      .refine(hasAnyField, { error: "agentSessions names no field to change." })
+      .optional(),
+    acceptPromptsFromOtherRelays: z.boolean().optional(),
+    quietAfterMinutes: quietAfterMinutes.optional(),
+    maxTurnSeconds: maxTurnSeconds.optional(),
+    providers: providers.optional(),
+  })
+  .refine(hasAnyField, { error: "The body names no setting to change." });
+export type OwnerSettingsPatch = z.infer<typeof OwnerSettingsPatchSchema>;
