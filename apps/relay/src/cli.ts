@@ -14,9 +14,12 @@ async function start(): Promise<void> {
   const relay = await createRelay(config);
   const server = serve({ fetch: relay.app.fetch, hostname: config.host, port: config.port }, (info) => {
     const { services } = relay;
-    const store = services.storage.driver === "pglite" ? `PGlite in ${config.dataDir}` : "Postgres (DATABASE_URL)";
+    const store =
+      services.storage.driver === "pglite" ? `PGlite in ${config.dataDir}` : "Postgres (DATABASE_URL)";
     const token =
-      services.ownerTokenSource === "env" ? "from RELAY_OWNER_TOKEN" : `${services.ownerToken} (kept in ${config.dataDir})`;
+      services.ownerTokenSource === "env"
+        ? "from RELAY_OWNER_TOKEN"
+        : `${services.ownerToken} (kept in ${config.dataDir})`;
     console.log(`OAR relay "${config.name}" listening on http://${config.host}:${info.port}`);
     console.log(`  store: ${store}`);
     console.log(`  owner token: ${token}`);

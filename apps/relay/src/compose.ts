@@ -1,4 +1,4 @@
-import { type Clock, type IdGenerator, createIdGenerator, systemClock } from "@oar/core";
+import { type Clock, createIdGenerator, type IdGenerator, systemClock } from "@oar/core";
 import { openStorage, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
 import { type RelayConfig, storageTarget } from "./config";

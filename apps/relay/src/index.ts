@@ -1,4 +1,4 @@
-export { createRelay, type Relay, type RelayServices, type RelayOverrides } from "./compose";
-export { loadConfig, storageTarget, RelayConfigSchema, type RelayConfig, type StorageTarget } from "./config";
-export { newApp, type AppInfo } from "./http/app";
+export { createRelay, type Relay, type RelayOverrides, type RelayServices } from "./compose";
+export { loadConfig, type RelayConfig, RelayConfigSchema, type StorageTarget, storageTarget } from "./config";
+export { type AppInfo, newApp } from "./http/app";
 export { RELAY_VERSION } from "./version";

@@ -26,17 +26,30 @@ describe("relay configuration (DESIGN §4 start)", () => {
       dataDir: "/var/lib/oar",
       databaseUrl: "postgres://postgres@127.0.0.1:5432/test",
     });
-    expect(storageTarget(config)).toEqual({ driver: "postgres", url: "postgres://postgres@127.0.0.1:5432/test" });
+    expect(storageTarget(config)).toEqual({
+      driver: "postgres",
+      url: "postgres://postgres@127.0.0.1:5432/test",
+    });
   });
 
   it("treats empty variables as unset", () => {
-    expect(loadConfig({ RELAY_PORT: "", DATABASE_URL: "  " })).toMatchObject({ port: 8787, databaseUrl: undefined });
+    expect(loadConfig({ RELAY_PORT: "", DATABASE_URL: "  " })).toMatchObject({
+      port: 8787,
+      databaseUrl: undefined,
+    });
   });
 
   it("names every bad variable and why", () => {
     expect(() =>
-      loadConfig({ RELAY_PORT: "70000", RELAY_NAME: "my relay", RELAY_OWNER_TOKEN: "short", DATABASE_URL: "mysql://x" }),
-    ).toThrowError(/RELAY_PORT: .*\n {2}RELAY_NAME: letters, digits.*\n {2}RELAY_OWNER_TOKEN: at least 16 characters\n {2}DATABASE_URL: a postgres/);
+      loadConfig({
+        RELAY_PORT: "70000",
+        RELAY_NAME: "my relay",
+        RELAY_OWNER_TOKEN: "short",
+        DATABASE_URL: "mysql://x",
+      }),
+    ).toThrowError(
+      /RELAY_PORT: .*\n {2}RELAY_NAME: letters, digits.*\n {2}RELAY_OWNER_TOKEN: at least 16 characters\n {2}DATABASE_URL: a postgres/,
+    );
   });
 
   it("accepts the port edges 0 and 65535 and refuses 65536", () => {

@@ -15,11 +15,15 @@ export interface RelayProcess {
 /** Starts `oar-relay start` as a real process, the way `pnpm relay` does. */
 export function spawnRelay(env: Record<string, string>): RelayProcess {
   // One node process (tsx as a loader, not its wrapper CLI), so its pid is the one that holds the lock.
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@oar/source", "src/cli.ts", "start"], {
-    cwd: appDir,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RELAY_PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--conditions=@oar/source", "src/cli.ts", "start"],
+    {
+      cwd: appDir,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RELAY_PORT: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let text = "";
   const exited = new Promise<number | string>((resolve) => {
     child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));

@@ -1,12 +1,19 @@
-export { type Clock, type TimerId, systemClock, sleep, toIso } from "./clock";
-export { ID_PREFIXES, type IdKind, type IdPrefix, type IdGenerator, createIdGenerator, idPrefixOf } from "./ids";
-export { type Result, ok, err, wrap } from "./result";
+export { type Clock, sleep, systemClock, type TimerId, toIso } from "./clock";
 export {
+  isRelayError,
+  LOCAL_ERROR_CODES,
+  type LocalErrorCode,
   RelayError,
   type RelayErrorCode,
   type RelayErrorOptions,
-  type LocalErrorCode,
-  LOCAL_ERROR_CODES,
-  isRelayError,
 } from "./errors";
-export { type Logger, type LogFields, silentLogger } from "./logger";
+export {
+  createIdGenerator,
+  ID_PREFIXES,
+  type IdGenerator,
+  type IdKind,
+  type IdPrefix,
+  idPrefixOf,
+} from "./ids";
+export { type LogFields, type Logger, silentLogger } from "./logger";
+export { err, ok, type Result, wrap } from "./result";

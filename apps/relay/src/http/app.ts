@@ -10,7 +10,14 @@ export function newApp(info: AppInfo): Hono {
   const app = new Hono();
   app.get("/healthz", (c) => c.json({ ok: true, name: info.name, version: info.version }));
   app.notFound((c) =>
-    c.json({ ok: false, code: "REMOTE_RELAY_NOT_FOUND", error: `No route ${c.req.method} ${c.req.path} on this relay.` }, 404),
+    c.json(
+      {
+        ok: false,
+        code: "REMOTE_RELAY_NOT_FOUND",
+        error: `No route ${c.req.method} ${c.req.path} on this relay.`,
+      },
+      404,
+    ),
   );
   return app;
 }

@@ -34,7 +34,9 @@ export class FakeClock implements Clock {
   advance(ms: number): void {
     const target = this.current + ms;
     for (;;) {
-      const due = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      const due = this.timers
+        .filter((timer) => timer.at <= target)
+        .sort((a, b) => a.at - b.at || a.id - b.id)[0];
       if (!due) {
         break;
       }
@@ -50,7 +52,9 @@ export class FakeClock implements Clock {
     const target = this.current + ms;
     for (;;) {
       await flushMicrotasks();
-      const due = this.timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      const due = this.timers
+        .filter((timer) => timer.at <= target)
+        .sort((a, b) => a.at - b.at || a.id - b.id)[0];
       if (!due) {
         break;
       }
