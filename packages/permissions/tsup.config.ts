@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   platform: "neutral",
   target: "node20",
+  // ./testing holds contract suites that run inside the caller's vitest, never a bundled copy.
+  external: ["vitest"],
 });

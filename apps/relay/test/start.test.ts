@@ -9,7 +9,7 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 async function healthz(base: string) {
   const response = await fetch(`${base}/healthz`);
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as { ok: boolean } };
 }
 
 describe("oar-relay start as a real process (DESIGN §3, §4)", { timeout: 60_000 }, () => {

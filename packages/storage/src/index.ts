@@ -1,1 +1,16 @@
-export {};
+import * as tables from "./tables";
+
+export type { Database } from "./database";
+export { MIGRATIONS_FOLDER } from "./migrations-folder";
+export { openStorage } from "./open-storage";
+export { acquireDataDirLock, type DataDirLock, LOCK_FILE_NAME } from "./pid-lock";
+export type {
+  PgliteStorageConfig,
+  PostgresStorageConfig,
+  Storage,
+  StorageConfig,
+  StorageDriver,
+} from "./storage";
+export { createStores, type Stores } from "./stores";
+/** The drizzle tables, for stores written outside this package and for ad-hoc queries. */
+export { tables };

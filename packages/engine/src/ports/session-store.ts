@@ -1,0 +1,201 @@
+import type { JsonObject, JsonValue } from "./json";
+
+export type SessionMode = "agent" | "ask" | "plan";
+/** `running_turn`, `background_only` (replied, background work still running) or `idle` (R-LSES-02). */
+export type SessionState = "running_turn" | "background_only" | "idle";
+/** `active` = not archived (GAP-06). Deleted sessions are in no scope. */
+export type SessionScope = "active" | "archived" | "all";
+export type GroupRole = "head" | "member";
+export type MessageRole = "user" | "assistant" | "event" | "system";
+export type TurnStatus = "queued" | "running" | "done" | "error" | "stopped";
+export type EndedTurnStatus = Exclude<TurnStatus, "queued" | "running">;
+
+/** A conversation: a session on this relay (`relay: null`) or on a paired relay. */
+export interface ConversationRef {
+  readonly relay: string | null;
+  readonly session: string;
+}
+
+/**
+ * Where a prompt came from, for the `↗ from` badge and the hop rule (R-HOP-01, R-SCH-14):
+ * the relay, session, title and model of the sending agent and how many relays it has crossed.
+ */
+export interface Provenance {
+  readonly relay: string;
+  readonly session: string;
+  readonly title: string;
+  readonly model: string | null;
+  readonly hops: number;
+  /** The sending conversation's user unlocked this relay personally (by mentioning it). */
+  readonly userUnlocked: boolean;
+}
+
+export type TurnOriginKind = "owner" | "agent" | "schedule" | "event" | "answer";
+
+/** Who queued a turn; `provenance` is set when another agent's prompt started it. */
+export interface TurnOrigin {
+  readonly kind: TurnOriginKind;
+  readonly provenance?: Provenance;
+  readonly scheduleId?: string;
+  /** The mode the turn runs in when the prompt named one (R-SEND-05). */
+  readonly mode?: SessionMode;
+}
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly title: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly effort: string | null;
+  readonly mode: SessionMode;
+  readonly cwd: string | null;
+  readonly repo: string | null;
+  readonly branch: string | null;
+  readonly state: SessionState;
+  /** The conversation whose agent started it; `null` when the owner did. */
+  readonly createdBy: ConversationRef | null;
+  /** Title of the agent that started it, shown as the `viaAgent` badge. */
+  readonly viaAgent: string | null;
+  readonly mayCreateSessions: boolean;
+  readonly group: { readonly id: string; readonly role: GroupRole } | null;
+  /** Provider settings kept for the next turns: auto_compact_window, thinking_enabled, … */
+  readonly settings: JsonObject;
+  /** What the provider needs to resume the session after a restart (e.g. a CLI session id). */
+  readonly providerState: JsonValue;
+  readonly createdAt: number;
+  readonly lastActivityAt: number;
+  readonly archivedAt: number | null;
+}
+
+export interface SessionListItem extends SessionRecord {
+  readonly messageCount: number;
+}
+
+export interface NewSession {
+  readonly id: string;
+  readonly title: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly effort?: string | null;
+  readonly mode?: SessionMode;
+  readonly cwd?: string | null;
+  readonly repo?: string | null;
+  readonly branch?: string | null;
+  readonly createdBy?: ConversationRef | null;
+  readonly viaAgent?: string | null;
+  readonly mayCreateSessions?: boolean;
+  readonly settings?: JsonObject;
+  readonly createdAt: number;
+}
+
+export type SessionPatch = Partial<
+  Pick<
+    SessionRecord,
+    | "title"
+    | "provider"
+    | "model"
+    | "effort"
+    | "mode"
+    | "cwd"
+    | "repo"
+    | "branch"
+    | "state"
+    | "mayCreateSessions"
+    | "settings"
+    | "providerState"
+    | "lastActivityAt"
+  >
+>;
+
+export interface ListSessionsOptions {
+  readonly scope?: SessionScope;
+  readonly groupId?: string;
+  readonly limit?: number;
+}
+
+export interface MessageRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly turnId: string | null;
+  readonly role: MessageRole;
+  readonly text: string;
+  readonly provenance: Provenance | null;
+  readonly createdAt: number;
+}
+
+export interface NewMessage {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly turnId?: string | null;
+  readonly role: MessageRole;
+  readonly text: string;
+  readonly provenance?: Provenance | null;
+  readonly createdAt: number;
+}
+
+export interface TurnRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly status: TurnStatus;
+  readonly promptMessageId: string | null;
+  readonly origin: TurnOrigin;
+  readonly reply: string | null;
+  readonly error: string | null;
+  readonly queuedAt: number;
+  readonly startedAt: number | null;
+  readonly endedAt: number | null;
+}
+
+export interface NewTurn {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly promptMessageId?: string | null;
+  readonly origin: TurnOrigin;
+  readonly queuedAt: number;
+}
+
+export interface FinishTurn {
+  readonly turnId: string;
+  readonly status: EndedTurnStatus;
+  readonly reply?: string | null;
+  readonly error?: string | null;
+  readonly endedAt: number;
+}
+
+/**
+ * Sessions, their messages and their turns. Deleted sessions are gone for every read; ids come
+ * from the caller's IdGenerator and every time from the caller's Clock (epoch milliseconds).
+ */
+export interface SessionStore {
+  createSession(input: NewSession): Promise<SessionRecord>;
+  /** `null` for an unknown or deleted session; archived sessions are returned. */
+  getSession(id: string): Promise<SessionRecord | null>;
+  /** Most recent activity first. */
+  listSessions(options?: ListSessionsOptions): Promise<SessionListItem[]>;
+  updateSession(id: string, patch: SessionPatch): Promise<SessionRecord | null>;
+  archiveSession(input: { readonly id: string; readonly at: number }): Promise<SessionRecord | null>;
+  unarchiveSession(id: string): Promise<SessionRecord | null>;
+  /** Soft delete: the row stays for history, every read treats it as gone. */
+  deleteSession(input: { readonly id: string; readonly at: number }): Promise<boolean>;
+
+  /** Also moves the session's (and its group's) last activity forward to `createdAt`. */
+  appendMessage(input: NewMessage): Promise<MessageRecord>;
+  /** The last `last` messages (all when omitted), oldest first. */
+  listMessages(sessionId: string, options?: { readonly last?: number }): Promise<MessageRecord[]>;
+
+  enqueueTurn(input: NewTurn): Promise<TurnRecord>;
+  getTurn(id: string): Promise<TurnRecord | null>;
+  /**
+   * Starts the oldest queued turn of the session, unless one is already running there: at most
+   * one turn runs per session, even with several processes claiming at once.
+   */
+  claimNextTurn(input: { readonly sessionId: string; readonly now: number }): Promise<TurnRecord | null>;
+  /** Ends a queued or running turn; `null` when it had already ended (the first finisher wins). */
+  finishTurn(input: FinishTurn): Promise<TurnRecord | null>;
+  /** Queued and running turns, in queue order, of one session or of all. */
+  listActiveTurns(options?: { readonly sessionId?: string }): Promise<TurnRecord[]>;
+  /** Sessions started by that conversation with a turn queued or running (the 4-active rule, R-LOCAL-01). */
+  countActiveSessionsCreatedBy(conversation: ConversationRef): Promise<number>;
+  /** On start: every turn still `running` belonged to a worker that is gone; they end as `error`. */
+  failRunningTurns(input: { readonly error: string; readonly endedAt: number }): Promise<TurnRecord[]>;
+}

@@ -1,0 +1,39 @@
+/** Three kinds that are never interchangeable (DESIGN §7). */
+export type TokenKind = "owner" | "agent" | "peer";
+
+export interface TokenRecord {
+  readonly id: string;
+  readonly kind: TokenKind;
+  /** Hex sha256 of the token; the token itself is never stored. */
+  readonly hash: string;
+  /** What the token stands for: `owner`, a session id, a peer name or invite id. */
+  readonly subject: string;
+  readonly label: string | null;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+export interface NewToken {
+  readonly id: string;
+  readonly kind: TokenKind;
+  readonly hash: string;
+  readonly subject: string;
+  readonly label?: string | null;
+  readonly createdAt: number;
+}
+
+export interface TokenStore {
+  /** A hash already stored is refused (the store throws): sha256 of a fresh random token never repeats. */
+  storeToken(input: NewToken): Promise<TokenRecord>;
+  /** The token with that hash unless revoked. */
+  findTokenByHash(hash: string): Promise<TokenRecord | null>;
+  revokeToken(input: { readonly id: string; readonly at: number }): Promise<boolean>;
+  /** Revokes every live token of that kind and subject (a session's agent token, a peer's tokens). */
+  revokeTokensOf(input: {
+    readonly kind: TokenKind;
+    readonly subject: string;
+    readonly at: number;
+  }): Promise<number>;
+  /** Live tokens, oldest first. */
+  listTokens(filter?: { readonly kind?: TokenKind; readonly subject?: string }): Promise<TokenRecord[]>;
+}

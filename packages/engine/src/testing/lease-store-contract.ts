@@ -1,0 +1,136 @@
+import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "@oar/permissions/testing";
+import { describe, expect, it } from "vitest";
+import type { Lease, LeaseStore } from "../ports/lease-store";
+
+const TTL = 30_000;
+
+/** The behaviour every LeaseStore must have: expiry, fencing and contention. */
+export function runLeaseStoreContract(setup: ContractSetup<ContractFixture<LeaseStore>>): void {
+  describe("LeaseStore contract", () => {
+    const fixture = useContractFixture(setup);
+    const store = () => fixture().store;
+
+    async function acquired(owner: string, now: number, name = "worker:ses_1"): Promise<Lease> {
+      const result = await store().acquireLease({ name, owner, ttlMs: TTL, now });
+      if (!result.ok) {
+        throw new Error(`expected ${owner} to get ${name}, held by ${result.error.holder?.owner}`);
+      }
+      return result.value;
+    }
+
+    it("gives a free lease to the first owner that asks", async () => {
+      const lease = await acquired("relay-a", T0);
+      expect(lease).toMatchObject({ name: "worker:ses_1", owner: "relay-a", expiresAt: T0 + TTL });
+      expect(lease.fencingToken).toBeGreaterThan(0);
+      expect(await store().getLease("worker:ses_1")).toEqual(lease);
+      expect(await store().getLease("worker:ses_2")).toBeNull();
+    });
+
+    it("refuses a live lease to another owner, naming the holder", async () => {
+      const lease = await acquired("relay-a", T0);
+      const refused = await store().acquireLease({
+        name: "worker:ses_1",
+        owner: "relay-b",
+        ttlMs: TTL,
+        now: T0 + 1,
+      });
+      expect(refused).toEqual({ ok: false, error: { holder: lease } });
+    });
+
+    it("extends a live lease re-acquired by its owner, keeping the token", async () => {
+      const first = await acquired("relay-a", T0);
+      const again = await acquired("relay-a", T0 + 10_000);
+      expect(again).toEqual({ ...first, expiresAt: T0 + 10_000 + TTL });
+    });
+
+    it("lets another owner take an expired lease with a higher token", async () => {
+      const first = await acquired("relay-a", T0);
+      const taken = await acquired("relay-b", T0 + TTL);
+      expect(taken.owner).toBe("relay-b");
+      expect(taken.fencingToken).toBeGreaterThan(first.fencingToken);
+      const back = await acquired("relay-a", T0 + 3 * TTL);
+      expect(back.fencingToken).toBeGreaterThan(taken.fencingToken);
+    });
+
+    it("renews while the owner and token still hold it", async () => {
+      const lease = await acquired("relay-a", T0);
+      const renewed = await store().renewLease({ ...lease, ttlMs: TTL, now: T0 + 20_000 });
+      expect(renewed).toEqual({ ok: true, value: { ...lease, expiresAt: T0 + 20_000 + TTL } });
+      const stillHeld = await store().acquireLease({
+        name: "worker:ses_1",
+        owner: "relay-b",
+        ttlMs: TTL,
+        now: T0 + 40_000,
+      });
+      expect(stillHeld.ok).toBe(false);
+    });
+
+    it("renews a lapsed lease that nobody took meanwhile, since no later token exists", async () => {
+      const lease = await acquired("relay-a", T0);
+      const renewed = await store().renewLease({ ...lease, ttlMs: TTL, now: T0 + TTL + 5 });
+      expect(renewed).toEqual({ ok: true, value: { ...lease, expiresAt: T0 + 2 * TTL + 5 } });
+    });
+
+    it("refuses renewal to a holder that lost the lease", async () => {
+      const old = await acquired("relay-a", T0);
+      const current = await acquired("relay-b", T0 + TTL + 1);
+      expect(await store().renewLease({ ...old, ttlMs: TTL, now: T0 + TTL + 2 })).toEqual({
+        ok: false,
+        error: { holder: current },
+      });
+      expect(
+        await store().renewLease({
+          ...current,
+          fencingToken: old.fencingToken,
+          ttlMs: TTL,
+          now: T0 + TTL + 2,
+        }),
+      ).toMatchObject({ ok: false });
+      expect(
+        await store().renewLease({
+          name: "worker:none",
+          owner: "relay-a",
+          fencingToken: 1,
+          ttlMs: TTL,
+          now: T0,
+        }),
+      ).toEqual({ ok: false, error: { holder: null } });
+    });
+
+    it("frees a released lease at once, and a later holder gets a higher token", async () => {
+      const lease = await acquired("relay-a", T0);
+      expect(await store().releaseLease({ ...lease, now: T0 + 5 })).toBe(true);
+      const next = await acquired("relay-b", T0 + 5);
+      expect(next.fencingToken).toBeGreaterThan(lease.fencingToken);
+      const again = await acquired("relay-b", T0 + 6);
+      expect(again.fencingToken).toBe(next.fencingToken);
+    });
+
+    it("ignores a release by a holder that lost the lease", async () => {
+      const old = await acquired("relay-a", T0);
+      const current = await acquired("relay-b", T0 + TTL);
+      expect(await store().releaseLease({ ...old, now: T0 + TTL + 1 })).toBe(false);
+      expect(await store().releaseLease({ ...current, owner: "relay-a", now: T0 + TTL + 1 })).toBe(false);
+      expect(await store().getLease("worker:ses_1")).toEqual(current);
+    });
+
+    it("keeps leases of different names apart", async () => {
+      await acquired("relay-a", T0, "worker:ses_1");
+      const other = await acquired("relay-b", T0, "worker:ses_2");
+      expect(other.owner).toBe("relay-b");
+    });
+
+    it("gives a contended lease to exactly one owner", async () => {
+      const owners = ["relay-a", "relay-b", "relay-c", "relay-d", "relay-e"];
+      const results = await Promise.all(
+        owners.map((owner) => store().acquireLease({ name: "poller", owner, ttlMs: TTL, now: T0 })),
+      );
+      const winners = results.filter((r) => r.ok);
+      expect(winners).toHaveLength(1);
+      const holder = await store().getLease("poller");
+      for (const result of results) {
+        expect(result.ok ? result.value : result.error.holder).toEqual(holder);
+      }
+    });
+  });
+}

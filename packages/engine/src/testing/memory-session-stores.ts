@@ -1,0 +1,312 @@
+import { err, ok } from "@oar/core";
+import type { GroupRecord, GroupStore, MembershipChange } from "../ports/group-store";
+import type {
+  ConversationRef,
+  MessageRecord,
+  SessionRecord,
+  SessionStore,
+  TurnRecord,
+} from "../ports/session-store";
+
+interface MemorySession extends SessionRecord {
+  readonly deletedAt: number | null;
+}
+
+interface MemoryGroup extends GroupRecord {
+  readonly dissolvedAt: number | null;
+}
+
+const ACTIVE_TURN = new Set(["queued", "running"]);
+
+function sameConversation(a: ConversationRef | null, b: ConversationRef): boolean {
+  return a !== null && a.relay === b.relay && a.session === b.session;
+}
+
+function publicSession({ deletedAt: _deletedAt, ...session }: MemorySession): SessionRecord {
+  return session;
+}
+
+function publicGroup({ dissolvedAt: _dissolvedAt, ...group }: MemoryGroup): GroupRecord {
+  return group;
+}
+
+/**
+ * In-memory SessionStore and GroupStore sharing one state (membership is part of the session),
+ * for tests of code that uses the ports. They pass the same contract suites as @oar/storage.
+ */
+export function createMemorySessionStores(): { sessions: SessionStore; groups: GroupStore } {
+  // Maps keep insertion order, which stands in for the database's sequence columns.
+  const sessions = new Map<string, MemorySession>();
+  const messages: MessageRecord[] = [];
+  const turns = new Map<string, TurnRecord>();
+  const groups = new Map<string, MemoryGroup>();
+
+  const liveSession = (id: string) => {
+    const session = sessions.get(id);
+    return session && session.deletedAt === null ? session : undefined;
+  };
+  const liveGroup = (id: string) => {
+    const group = groups.get(id);
+    return group && group.dissolvedAt === null ? group : undefined;
+  };
+  const patchSession = (id: string, patch: Partial<MemorySession>) => {
+    const current = liveSession(id);
+    if (!current) {
+      return null;
+    }
+    const next = { ...current, ...patch };
+    sessions.set(id, next);
+    return publicSession(next);
+  };
+  const memberCount = (groupId: string) =>
+    [...sessions.values()].filter((s) => s.deletedAt === null && s.group?.id === groupId).length;
+  const deleteIfEmpty = (id: string, at: number) => {
+    const group = liveGroup(id);
+    if (!group?.createdByAgent || memberCount(id) > 0) {
+      return false;
+    }
+    groups.set(id, { ...group, dissolvedAt: at });
+    return true;
+  };
+  const leaveGroup = (session: MemorySession, at: number, nextGroupId: string | null): MembershipChange => {
+    const previousGroupId = session.group?.id ?? null;
+    if (previousGroupId === null || previousGroupId === nextGroupId) {
+      return { previousGroupId: null, previousGroupDeleted: false };
+    }
+    return { previousGroupId, previousGroupDeleted: deleteIfEmpty(previousGroupId, at) };
+  };
+
+  const sessionStore: SessionStore = {
+    async createSession(input) {
+      const session: MemorySession = {
+        id: input.id,
+        title: input.title,
+        provider: input.provider,
+        model: input.model,
+        effort: input.effort ?? null,
+        mode: input.mode ?? "agent",
+        cwd: input.cwd ?? null,
+        repo: input.repo ?? null,
+        branch: input.branch ?? null,
+        state: "idle",
+        createdBy: input.createdBy ?? null,
+        viaAgent: input.viaAgent ?? null,
+        mayCreateSessions: input.mayCreateSessions ?? false,
+        group: null,
+        settings: input.settings ?? {},
+        providerState: null,
+        createdAt: input.createdAt,
+        lastActivityAt: input.createdAt,
+        archivedAt: null,
+        deletedAt: null,
+      };
+      sessions.set(session.id, session);
+      return publicSession(session);
+    },
+    async getSession(id) {
+      const session = liveSession(id);
+      return session ? publicSession(session) : null;
+    },
+    async listSessions({ scope = "active", groupId, limit } = {}) {
+      const listed = [...sessions.values()]
+        .filter(
+          (s) =>
+            s.deletedAt === null &&
+            (scope === "all" || (scope === "archived") === (s.archivedAt !== null)) &&
+            (groupId === undefined || s.group?.id === groupId),
+        )
+        .sort((a, b) => b.lastActivityAt - a.lastActivityAt || b.createdAt - a.createdAt)
+        .map((s) => ({
+          ...publicSession(s),
+          messageCount: messages.filter((m) => m.sessionId === s.id).length,
+        }));
+      return limit === undefined ? listed : listed.slice(0, limit);
+    },
+    async updateSession(id, patch) {
+      return patchSession(id, patch);
+    },
+    async archiveSession({ id, at }) {
+      return patchSession(id, { archivedAt: at });
+    },
+    async unarchiveSession(id) {
+      return patchSession(id, { archivedAt: null });
+    },
+    async deleteSession({ id, at }) {
+      return patchSession(id, { deletedAt: at }) !== null;
+    },
+
+    async appendMessage(input) {
+      const message: MessageRecord = {
+        id: input.id,
+        sessionId: input.sessionId,
+        turnId: input.turnId ?? null,
+        role: input.role,
+        text: input.text,
+        provenance: input.provenance ?? null,
+        createdAt: input.createdAt,
+      };
+      messages.push(message);
+      const session = sessions.get(input.sessionId);
+      if (session) {
+        sessions.set(session.id, {
+          ...session,
+          lastActivityAt: Math.max(session.lastActivityAt, input.createdAt),
+        });
+        const group = session.group ? groups.get(session.group.id) : undefined;
+        if (group) {
+          groups.set(group.id, { ...group, lastActiveAt: Math.max(group.lastActiveAt, input.createdAt) });
+        }
+      }
+      return message;
+    },
+    async listMessages(sessionId, { last } = {}) {
+      const all = messages.filter((m) => m.sessionId === sessionId);
+      return last === undefined ? all : all.slice(Math.max(0, all.length - last));
+    },
+
+    async enqueueTurn(input) {
+      const turn: TurnRecord = {
+        id: input.id,
+        sessionId: input.sessionId,
+        status: "queued",
+        promptMessageId: input.promptMessageId ?? null,
+        origin: input.origin,
+        reply: null,
+        error: null,
+        queuedAt: input.queuedAt,
+        startedAt: null,
+        endedAt: null,
+      };
+      turns.set(turn.id, turn);
+      return turn;
+    },
+    async getTurn(id) {
+      return turns.get(id) ?? null;
+    },
+    async claimNextTurn({ sessionId, now }) {
+      const ofSession = [...turns.values()].filter((t) => t.sessionId === sessionId);
+      const next = ofSession.find((t) => t.status === "queued");
+      if (!next || ofSession.some((t) => t.status === "running")) {
+        return null;
+      }
+      const claimed: TurnRecord = { ...next, status: "running", startedAt: now };
+      turns.set(claimed.id, claimed);
+      return claimed;
+    },
+    async finishTurn({ turnId, status, reply, error, endedAt }) {
+      const turn = turns.get(turnId);
+      if (!turn || !ACTIVE_TURN.has(turn.status)) {
+        return null;
+      }
+      const finished: TurnRecord = { ...turn, status, reply: reply ?? null, error: error ?? null, endedAt };
+      turns.set(turnId, finished);
+      return finished;
+    },
+    async listActiveTurns({ sessionId } = {}) {
+      return [...turns.values()].filter(
+        (t) => ACTIVE_TURN.has(t.status) && (sessionId === undefined || t.sessionId === sessionId),
+      );
+    },
+    async countActiveSessionsCreatedBy(conversation) {
+      const busy = new Set(
+        [...turns.values()].filter((t) => ACTIVE_TURN.has(t.status)).map((t) => t.sessionId),
+      );
+      return [...sessions.values()].filter(
+        (s) => s.deletedAt === null && sameConversation(s.createdBy, conversation) && busy.has(s.id),
+      ).length;
+    },
+    async failRunningTurns({ error, endedAt }) {
+      const failed: TurnRecord[] = [];
+      for (const turn of turns.values()) {
+        if (turn.status === "running") {
+          const record: TurnRecord = { ...turn, status: "error", error, endedAt };
+          turns.set(turn.id, record);
+          failed.push(record);
+        }
+      }
+      return failed;
+    },
+  };
+
+  const groupStore: GroupStore = {
+    async createGroup(input) {
+      const group: MemoryGroup = {
+        id: input.id,
+        name: input.name ?? null,
+        createdByAgent: input.createdByAgent,
+        headSessionId: input.headSessionId ?? null,
+        createdAt: input.createdAt,
+        lastActiveAt: input.createdAt,
+        dissolvedAt: null,
+      };
+      groups.set(group.id, group);
+      return publicGroup(group);
+    },
+    async getGroup(id) {
+      const group = liveGroup(id);
+      return group ? publicGroup(group) : null;
+    },
+    async findGroups(ref) {
+      const name = ref.toLowerCase();
+      return [...groups.values()]
+        .filter((g) => g.dissolvedAt === null && (g.id === ref || g.name?.toLowerCase() === name))
+        .map(publicGroup);
+    },
+    async listGroups({ limit = 50, includeEmpty = false } = {}) {
+      const listed = [...groups.values()]
+        .filter((g) => g.dissolvedAt === null)
+        .map((g) => ({ ...publicGroup(g), memberCount: memberCount(g.id) }))
+        .filter((g) => includeEmpty || g.memberCount > 0)
+        .sort((a, b) => b.lastActiveAt - a.lastActiveAt || b.createdAt - a.createdAt);
+      return { groups: listed.slice(0, limit), total: listed.length };
+    },
+    async renameGroup({ id, name }) {
+      const group = liveGroup(id);
+      if (!group) {
+        return null;
+      }
+      const renamed = { ...group, name };
+      groups.set(id, renamed);
+      return publicGroup(renamed);
+    },
+    async dissolveGroup({ id, at }) {
+      const group = liveGroup(id);
+      if (!group) {
+        return false;
+      }
+      for (const session of sessions.values()) {
+        if (session.group?.id === id) {
+          sessions.set(session.id, { ...session, group: null });
+        }
+      }
+      groups.set(id, { ...group, dissolvedAt: at });
+      return true;
+    },
+    async setSessionGroup({ sessionId, groupId, role, at }) {
+      const group = liveGroup(groupId);
+      if (!group) {
+        return err("unknown_group");
+      }
+      const session = liveSession(sessionId);
+      if (!session) {
+        return err("unknown_session");
+      }
+      sessions.set(sessionId, { ...session, group: { id: groupId, role } });
+      groups.set(groupId, { ...group, lastActiveAt: Math.max(group.lastActiveAt, at) });
+      return ok(leaveGroup(session, at, groupId));
+    },
+    async clearSessionGroup({ sessionId, at }) {
+      const session = liveSession(sessionId);
+      if (!session) {
+        return null;
+      }
+      sessions.set(sessionId, { ...session, group: null });
+      return leaveGroup(session, at, null);
+    },
+    async deleteGroupIfEmpty({ id, at }) {
+      return deleteIfEmpty(id, at);
+    },
+  };
+
+  return { sessions: sessionStore, groups: groupStore };
+}

@@ -1,0 +1,402 @@
+import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "@oar/permissions/testing";
+import { describe, expect, it } from "vitest";
+import type { Provenance, SessionStore } from "../ports/session-store";
+import { newMessage, newSession, newTurn } from "./fixtures";
+
+const provenance: Provenance = {
+  relay: "build-box",
+  session: "ses_remote",
+  title: "Nightly deploy",
+  model: "script-2",
+  hops: 1,
+  userUnlocked: true,
+};
+
+/** The behaviour every SessionStore must have: sessions, messages and the turn queue. */
+export function runSessionStoreContract(setup: ContractSetup<ContractFixture<SessionStore>>): void {
+  describe("SessionStore contract", () => {
+    const fixture = useContractFixture(setup);
+    const store = () => fixture().store;
+    const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
+
+    describe("sessions", () => {
+      it("creates a session with defaults for what the caller left out", async () => {
+        const created = await store().createSession(newSession("ses_1"));
+        expect(created).toEqual({
+          id: "ses_1",
+          title: "Session ses_1",
+          provider: "script",
+          model: "script-1",
+          effort: null,
+          mode: "agent",
+          cwd: null,
+          repo: null,
+          branch: null,
+          state: "idle",
+          createdBy: null,
+          viaAgent: null,
+          mayCreateSessions: false,
+          group: null,
+          settings: {},
+          providerState: null,
+          createdAt: T0,
+          lastActivityAt: T0,
+          archivedAt: null,
+        });
+        expect(await store().getSession("ses_1")).toEqual(created);
+      });
+
+      it("keeps every field it was created with", async () => {
+        const created = await store().createSession(
+          newSession("ses_1", {
+            title: "Review: server/",
+            provider: "command",
+            model: "script-2",
+            effort: "low",
+            mode: "plan",
+            cwd: "/home/dev/shop",
+            repo: "example-org/sample-repo",
+            branch: "feature/banner",
+            createdBy: { relay: "desk", session: "ses_parent" },
+            viaAgent: "Release manager",
+            mayCreateSessions: true,
+            settings: {
+              auto_compact_window: "auto",
+              thinking_enabled: true,
+              nested: { list: [1, "two", null] },
+            },
+          }),
+        );
+        expect(created).toMatchObject({
+          title: "Review: server/",
+          provider: "command",
+          model: "script-2",
+          effort: "low",
+          mode: "plan",
+          cwd: "/home/dev/shop",
+          repo: "example-org/sample-repo",
+          branch: "feature/banner",
+          createdBy: { relay: "desk", session: "ses_parent" },
+          viaAgent: "Release manager",
+          mayCreateSessions: true,
+          settings: {
+            auto_compact_window: "auto",
+            thinking_enabled: true,
+            nested: { list: [1, "two", null] },
+          },
+        });
+        expect(await store().getSession("ses_1")).toEqual(created);
+      });
+
+      it("returns null for an unknown session", async () => {
+        expect(await store().getSession("ses_missing")).toBeNull();
+        expect(await store().updateSession("ses_missing", { title: "x" })).toBeNull();
+        expect(await store().archiveSession({ id: "ses_missing", at: T0 })).toBeNull();
+        expect(await store().deleteSession({ id: "ses_missing", at: T0 })).toBe(false);
+      });
+
+      it("updates only the fields of the patch", async () => {
+        await store().createSession(newSession("ses_1", { cwd: "/a", settings: { thinking_enabled: true } }));
+        const updated = await store().updateSession("ses_1", {
+          model: "script-2",
+          state: "running_turn",
+          settings: { thinking_display: "summarized" },
+          providerState: { resume: "cli-123" },
+          mayCreateSessions: true,
+          cwd: null,
+        });
+        expect(updated).toMatchObject({
+          title: "Session ses_1",
+          model: "script-2",
+          state: "running_turn",
+          settings: { thinking_display: "summarized" },
+          providerState: { resume: "cli-123" },
+          mayCreateSessions: true,
+          cwd: null,
+        });
+        expect(await store().getSession("ses_1")).toEqual(updated);
+        expect(await store().updateSession("ses_1", {})).toEqual(updated);
+      });
+
+      it("lists by scope, most recent activity first, with message counts", async () => {
+        await store().createSession(newSession("ses_old", { createdAt: T0 }));
+        await store().createSession(newSession("ses_new", { createdAt: T0 + 2000 }));
+        await store().createSession(newSession("ses_archived", { createdAt: T0 + 1000 }));
+        await store().createSession(newSession("ses_deleted", { createdAt: T0 + 3000 }));
+        await store().appendMessage(newMessage("msg_1", "ses_old", { createdAt: T0 + 5000 }));
+        await store().appendMessage(newMessage("msg_2", "ses_old", { createdAt: T0 + 5000 }));
+        await store().archiveSession({ id: "ses_archived", at: T0 + 6000 });
+        await store().deleteSession({ id: "ses_deleted", at: T0 + 6000 });
+
+        const active = await store().listSessions();
+        expect(ids(active)).toEqual(["ses_old", "ses_new"]);
+        expect(active.map((s) => [s.messageCount, s.lastActivityAt])).toEqual([
+          [2, T0 + 5000],
+          [0, T0 + 2000],
+        ]);
+        expect(ids(await store().listSessions({ scope: "active" }))).toEqual(["ses_old", "ses_new"]);
+        expect(ids(await store().listSessions({ scope: "archived" }))).toEqual(["ses_archived"]);
+        expect(ids(await store().listSessions({ scope: "all" }))).toEqual([
+          "ses_old",
+          "ses_new",
+          "ses_archived",
+        ]);
+        expect(ids(await store().listSessions({ scope: "all", limit: 2 }))).toEqual(["ses_old", "ses_new"]);
+      });
+
+      it("archives and unarchives", async () => {
+        await store().createSession(newSession("ses_1"));
+        expect(await store().archiveSession({ id: "ses_1", at: T0 + 1000 })).toMatchObject({
+          archivedAt: T0 + 1000,
+        });
+        expect((await store().getSession("ses_1"))?.archivedAt).toBe(T0 + 1000);
+        expect(await store().unarchiveSession("ses_1")).toMatchObject({ archivedAt: null });
+        expect(ids(await store().listSessions())).toEqual(["ses_1"]);
+      });
+
+      it("treats a deleted session as gone", async () => {
+        await store().createSession(newSession("ses_1"));
+        expect(await store().deleteSession({ id: "ses_1", at: T0 + 1000 })).toBe(true);
+        expect(await store().getSession("ses_1")).toBeNull();
+        expect(await store().updateSession("ses_1", { title: "again" })).toBeNull();
+        expect(await store().deleteSession({ id: "ses_1", at: T0 + 2000 })).toBe(false);
+        expect(await store().listSessions({ scope: "all" })).toEqual([]);
+      });
+    });
+
+    describe("messages", () => {
+      it("appends messages and lists them oldest first, in append order within a millisecond", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().createSession(newSession("ses_2"));
+        const first = await store().appendMessage(
+          newMessage("msg_b", "ses_1", { role: "user", text: "Did the deploy go through?", provenance }),
+        );
+        expect(first).toEqual({
+          id: "msg_b",
+          sessionId: "ses_1",
+          turnId: null,
+          role: "user",
+          text: "Did the deploy go through?",
+          provenance,
+          createdAt: T0,
+        });
+        await store().appendMessage(newMessage("msg_a", "ses_1", { role: "assistant", turnId: "trn_1" }));
+        await store().appendMessage(newMessage("msg_c", "ses_1", { role: "event", createdAt: T0 + 1 }));
+        await store().appendMessage(newMessage("msg_other", "ses_2", { role: "system" }));
+
+        const messages = await store().listMessages("ses_1");
+        expect(ids(messages)).toEqual(["msg_b", "msg_a", "msg_c"]);
+        expect(messages[1]).toMatchObject({ role: "assistant", turnId: "trn_1", provenance: null });
+      });
+
+      it("lists the last N messages, oldest first", async () => {
+        await store().createSession(newSession("ses_1"));
+        for (let i = 1; i <= 5; i++) {
+          await store().appendMessage(newMessage(`msg_${i}`, "ses_1", { createdAt: T0 + i }));
+        }
+        expect(ids(await store().listMessages("ses_1", { last: 2 }))).toEqual(["msg_4", "msg_5"]);
+        expect(ids(await store().listMessages("ses_1", { last: 10 }))).toEqual([
+          "msg_1",
+          "msg_2",
+          "msg_3",
+          "msg_4",
+          "msg_5",
+        ]);
+        expect(await store().listMessages("ses_1", { last: 0 })).toEqual([]);
+        expect(await store().listMessages("ses_missing")).toEqual([]);
+      });
+
+      it("moves the session's last activity forward, never back", async () => {
+        await store().createSession(newSession("ses_1", { createdAt: T0 + 1000 }));
+        await store().appendMessage(newMessage("msg_1", "ses_1", { createdAt: T0 + 5000 }));
+        expect((await store().getSession("ses_1"))?.lastActivityAt).toBe(T0 + 5000);
+        await store().appendMessage(newMessage("msg_2", "ses_1", { createdAt: T0 + 2000 }));
+        expect((await store().getSession("ses_1"))?.lastActivityAt).toBe(T0 + 5000);
+      });
+    });
+
+    describe("turns", () => {
+      it("enqueues a turn and reads it back", async () => {
+        await store().createSession(newSession("ses_1"));
+        const turn = await store().enqueueTurn(
+          newTurn("trn_1", "ses_1", {
+            promptMessageId: "msg_1",
+            origin: { kind: "agent", provenance, mode: "ask" },
+            queuedAt: T0 + 10,
+          }),
+        );
+        expect(turn).toEqual({
+          id: "trn_1",
+          sessionId: "ses_1",
+          status: "queued",
+          promptMessageId: "msg_1",
+          origin: { kind: "agent", provenance, mode: "ask" },
+          reply: null,
+          error: null,
+          queuedAt: T0 + 10,
+          startedAt: null,
+          endedAt: null,
+        });
+        expect(await store().getTurn("trn_1")).toEqual(turn);
+        expect(await store().getTurn("trn_missing")).toBeNull();
+      });
+
+      it("claims queued turns one at a time, in queue order", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().enqueueTurn(newTurn("trn_b", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_a", "ses_1"));
+
+        const first = await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 100 });
+        expect(first).toMatchObject({ id: "trn_b", status: "running", startedAt: T0 + 100 });
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 200 })).toBeNull();
+
+        await store().finishTurn({ turnId: "trn_b", status: "done", reply: "ok", endedAt: T0 + 300 });
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 400 })).toMatchObject({
+          id: "trn_a",
+        });
+        await store().finishTurn({ turnId: "trn_a", status: "done", endedAt: T0 + 500 });
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 600 })).toBeNull();
+      });
+
+      it("lets a running turn in one session not block another session", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().createSession(newSession("ses_2"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_2", "ses_2"));
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 })).toMatchObject({ id: "trn_1" });
+        expect(await store().claimNextTurn({ sessionId: "ses_2", now: T0 })).toMatchObject({ id: "trn_2" });
+      });
+
+      it("gives a session's next turn to only one of several simultaneous claims", async () => {
+        await store().createSession(newSession("ses_1"));
+        for (const id of ["trn_1", "trn_2", "trn_3"]) {
+          await store().enqueueTurn(newTurn(id, "ses_1"));
+        }
+        const claims = await Promise.all(
+          Array.from({ length: 5 }, () => store().claimNextTurn({ sessionId: "ses_1", now: T0 })),
+        );
+        const won = claims.filter((claim) => claim !== null);
+        expect(won.map((turn) => turn?.id)).toEqual(["trn_1"]);
+        expect((await store().listActiveTurns({ sessionId: "ses_1" })).map((t) => t.status)).toEqual([
+          "running",
+          "queued",
+          "queued",
+        ]);
+      });
+
+      it("finishes a turn once, with its reply or error", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_2", "ses_1"));
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 1 });
+
+        const done = await store().finishTurn({
+          turnId: "trn_1",
+          status: "done",
+          reply: "Yes.",
+          endedAt: T0 + 2,
+        });
+        expect(done).toMatchObject({
+          status: "done",
+          reply: "Yes.",
+          error: null,
+          startedAt: T0 + 1,
+          endedAt: T0 + 2,
+        });
+        expect(
+          await store().finishTurn({ turnId: "trn_1", status: "error", error: "late", endedAt: T0 + 3 }),
+        ).toBeNull();
+        expect(await store().getTurn("trn_1")).toEqual(done);
+
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 4 });
+        expect(
+          await store().finishTurn({ turnId: "trn_2", status: "error", error: "boom", endedAt: T0 + 5 }),
+        ).toMatchObject({ status: "error", error: "boom", reply: null });
+        expect(await store().finishTurn({ turnId: "trn_missing", status: "done", endedAt: T0 })).toBeNull();
+      });
+
+      it("stops a queued turn so that it is never claimed", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        expect(
+          await store().finishTurn({ turnId: "trn_1", status: "stopped", endedAt: T0 + 1 }),
+        ).toMatchObject({
+          status: "stopped",
+          startedAt: null,
+          endedAt: T0 + 1,
+        });
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 2 })).toBeNull();
+      });
+
+      it("lists active turns in queue order, for one session or all", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().createSession(newSession("ses_2"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_2", "ses_2"));
+        await store().enqueueTurn(newTurn("trn_3", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_4", "ses_1"));
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 });
+        await store().finishTurn({ turnId: "trn_1", status: "done", endedAt: T0 + 1 });
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 2 });
+
+        expect(ids(await store().listActiveTurns())).toEqual(["trn_2", "trn_3", "trn_4"]);
+        expect((await store().listActiveTurns({ sessionId: "ses_1" })).map((t) => [t.id, t.status])).toEqual([
+          ["trn_3", "running"],
+          ["trn_4", "queued"],
+        ]);
+      });
+
+      it("counts the sessions a conversation started that have a turn queued or running", async () => {
+        const conversation = { relay: null, session: "ses_parent" };
+        await store().createSession(newSession("ses_parent"));
+        for (const id of ["ses_a", "ses_b", "ses_c", "ses_d", "ses_e"]) {
+          await store().createSession(newSession(id, { createdBy: conversation }));
+        }
+        await store().createSession(
+          newSession("ses_remote", { createdBy: { relay: "desk", session: "ses_parent" } }),
+        );
+        await store().createSession(newSession("ses_owner"));
+        expect(await store().countActiveSessionsCreatedBy(conversation)).toBe(0);
+
+        await store().enqueueTurn(newTurn("trn_a1", "ses_a"));
+        await store().enqueueTurn(newTurn("trn_a2", "ses_a"));
+        await store().enqueueTurn(newTurn("trn_b", "ses_b"));
+        await store().enqueueTurn(newTurn("trn_c", "ses_c"));
+        await store().enqueueTurn(newTurn("trn_d", "ses_d"));
+        await store().enqueueTurn(newTurn("trn_e", "ses_e"));
+        await store().enqueueTurn(newTurn("trn_remote", "ses_remote"));
+        await store().enqueueTurn(newTurn("trn_owner", "ses_owner"));
+        await store().claimNextTurn({ sessionId: "ses_b", now: T0 });
+        await store().claimNextTurn({ sessionId: "ses_c", now: T0 });
+        await store().finishTurn({ turnId: "trn_c", status: "done", endedAt: T0 + 1 });
+        await store().finishTurn({ turnId: "trn_d", status: "stopped", endedAt: T0 + 1 });
+        await store().deleteSession({ id: "ses_e", at: T0 + 1 });
+
+        // ses_a (two turns, counted once) and ses_b (running).
+        expect(await store().countActiveSessionsCreatedBy(conversation)).toBe(2);
+        expect(await store().countActiveSessionsCreatedBy({ relay: "desk", session: "ses_parent" })).toBe(1);
+        expect(await store().countActiveSessionsCreatedBy({ relay: null, session: "ses_owner" })).toBe(0);
+      });
+
+      it("marks every running turn as error after a restart, leaving queued ones", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().createSession(newSession("ses_2"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_2", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_3", "ses_2"));
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 });
+        await store().claimNextTurn({ sessionId: "ses_2", now: T0 });
+
+        const failed = await store().failRunningTurns({ error: "relay restarted", endedAt: T0 + 1000 });
+        expect(ids(failed).sort()).toEqual(["trn_1", "trn_3"]);
+        expect(failed.every((t) => t.status === "error" && t.error === "relay restarted")).toBe(true);
+        expect(await store().getTurn("trn_1")).toMatchObject({ status: "error", endedAt: T0 + 1000 });
+        expect(await store().getTurn("trn_2")).toMatchObject({ status: "queued" });
+        expect(await store().failRunningTurns({ error: "relay restarted", endedAt: T0 + 2000 })).toEqual([]);
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 3000 })).toMatchObject({
+          id: "trn_2",
+        });
+      });
+    });
+  });
+}

@@ -1,0 +1,22 @@
+import {
+  createMemoryLeaseStore,
+  createMemorySessionStores,
+  createMemorySettingsStore,
+  createMemoryTokenStore,
+  runGroupStoreContract,
+  runLeaseStoreContract,
+  runSessionStoreContract,
+  runSettingsStoreContract,
+  runTokenStoreContract,
+} from "../src/testing";
+
+const cleanup = async () => {};
+
+runSessionStoreContract(async () => ({ store: createMemorySessionStores().sessions, cleanup }));
+runGroupStoreContract(async () => {
+  const { sessions, groups } = createMemorySessionStores();
+  return { store: groups, sessions, cleanup };
+});
+runSettingsStoreContract(async () => ({ store: createMemorySettingsStore(), cleanup }));
+runTokenStoreContract(async () => ({ store: createMemoryTokenStore(), cleanup }));
+runLeaseStoreContract(async () => ({ store: createMemoryLeaseStore(), cleanup }));

@@ -1,0 +1,41 @@
+import type { Database } from "./database";
+import type { Stores } from "./stores";
+
+export type StorageDriver = "pglite" | "postgres";
+
+/**
+ * The embedded database. `dataDir` is the relay's data directory (RELAY_DATA_DIR): the database
+ * lives in its `pgdata/` folder and `relay.pid` locks the directory to one process. A `memory://`
+ * dataDir keeps everything in memory and takes no lock (tests).
+ */
+export interface PgliteStorageConfig {
+  readonly driver: "pglite";
+  readonly dataDir: string;
+}
+
+/** A Postgres server (DATABASE_URL); several relay processes may share it. */
+export interface PostgresStorageConfig {
+  readonly driver: "postgres";
+  readonly url: string;
+  /** Pool size; default 10. */
+  readonly maxConnections?: number;
+}
+
+export type StorageConfig = PgliteStorageConfig | PostgresStorageConfig;
+
+export interface Storage {
+  readonly driver: StorageDriver;
+  readonly db: Database;
+  readonly stores: Stores;
+  /** Closes the database (and releases the data-dir lock); the process cannot exit before. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Wraps a close function so that every call after the first waits for the same closing. */
+export function closeOnce(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
+}

@@ -1,0 +1,41 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "../database";
+
+// Ports speak epoch milliseconds (Clock.now()); columns hold `timestamptz` as Date.
+
+export function toMs(date: Date): number {
+  return date.getTime();
+}
+
+export function toMsOrNull(date: Date | null): number | null {
+  return date === null ? null : date.getTime();
+}
+
+export function toDate(ms: number): Date {
+  return new Date(ms);
+}
+
+/**
+ * An instant bound inside raw SQL. It goes as ISO text with a cast because drizzle's postgres.js
+ * driver turns off the driver's own Date serializer, so a bare Date parameter would fail there.
+ */
+export function instantParam(ms: number): SQL {
+  return sql`${new Date(ms).toISOString()}::timestamptz`;
+}
+
+/** Maps the first row, or gives null when there is none. */
+export function mapFirst<R, T>(rows: readonly R[], map: (row: R) => T): T | null {
+  const row = rows[0];
+  return row === undefined ? null : map(row);
+}
+
+/**
+ * A correlated `count(*)` to use as a select field. It is built as a query, not raw SQL: drizzle
+ * leaves the columns in a single-table select's fields unqualified, which would bind the outer
+ * table's columns to the inner one.
+ */
+export function countWhere(db: Database, table: PgTable, where: SQL | undefined): SQL<number> {
+  const counted = db.select({ n: sql`count(*)::int` }).from(table).where(where);
+  return sql<number>`(${counted})`.mapWith(Number);
+}

@@ -1,0 +1,324 @@
+import type {
+  ConversationRef,
+  MessageRecord,
+  SessionListItem,
+  SessionPatch,
+  SessionRecord,
+  SessionStore,
+  TurnRecord,
+} from "@oar/engine";
+import { and, asc, desc, eq, exists, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../database";
+import { messages, sessionGroups, sessions, turns } from "../tables";
+import { countWhere, instantParam, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
+
+type SessionRow = typeof sessions.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+type TurnRow = typeof turns.$inferSelect;
+
+const ACTIVE_STATUSES = ["queued", "running"] as const;
+
+export function toSessionRecord(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    provider: row.provider,
+    model: row.model,
+    effort: row.effort,
+    mode: row.mode,
+    cwd: row.cwd,
+    repo: row.repo,
+    branch: row.branch,
+    state: row.state,
+    createdBy:
+      row.createdBySession === null ? null : { relay: row.createdByRelay, session: row.createdBySession },
+    viaAgent: row.viaAgent,
+    mayCreateSessions: row.mayCreateSessions,
+    group: row.groupId === null || row.groupRole === null ? null : { id: row.groupId, role: row.groupRole },
+    settings: row.settings,
+    providerState: row.providerState ?? null,
+    createdAt: toMs(row.createdAt),
+    lastActivityAt: toMs(row.lastActivityAt),
+    archivedAt: toMsOrNull(row.archivedAt),
+  };
+}
+
+function toMessageRecord(row: MessageRow): MessageRecord {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    turnId: row.turnId,
+    role: row.role,
+    text: row.text,
+    provenance: row.provenance ?? null,
+    createdAt: toMs(row.createdAt),
+  };
+}
+
+function toTurnRecord(row: TurnRow): TurnRecord {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    status: row.status,
+    promptMessageId: row.promptMessageId,
+    origin: row.origin,
+    reply: row.reply,
+    error: row.error,
+    queuedAt: toMs(row.queuedAt),
+    startedAt: toMsOrNull(row.startedAt),
+    endedAt: toMsOrNull(row.endedAt),
+  };
+}
+
+function toSessionValues(patch: SessionPatch): Partial<typeof sessions.$inferInsert> {
+  const { lastActivityAt, ...rest } = patch;
+  return lastActivityAt === undefined ? rest : { ...rest, lastActivityAt: toDate(lastActivityAt) };
+}
+
+function createdByIs(conversation: ConversationRef): SQL | undefined {
+  return and(
+    eq(sessions.createdBySession, conversation.session),
+    conversation.relay === null
+      ? isNull(sessions.createdByRelay)
+      : eq(sessions.createdByRelay, conversation.relay),
+  );
+}
+
+const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
+
+export function createSessionStore(db: Database): SessionStore {
+  const getSession = async (id: string) =>
+    mapFirst(await db.select().from(sessions).where(liveSession(id)), toSessionRecord);
+
+  const patchSession = async (id: string, values: Partial<typeof sessions.$inferInsert>) => {
+    if (Object.keys(values).length === 0) {
+      return getSession(id);
+    }
+    return mapFirst(
+      await db.update(sessions).set(values).where(liveSession(id)).returning(),
+      toSessionRecord,
+    );
+  };
+
+  return {
+    async createSession(input) {
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          id: input.id,
+          title: input.title,
+          provider: input.provider,
+          model: input.model,
+          effort: input.effort ?? null,
+          mode: input.mode ?? "agent",
+          cwd: input.cwd ?? null,
+          repo: input.repo ?? null,
+          branch: input.branch ?? null,
+          createdByRelay: input.createdBy?.relay ?? null,
+          createdBySession: input.createdBy?.session ?? null,
+          viaAgent: input.viaAgent ?? null,
+          mayCreateSessions: input.mayCreateSessions ?? false,
+          settings: input.settings ?? {},
+          createdAt: toDate(input.createdAt),
+          lastActivityAt: toDate(input.createdAt),
+        })
+        .returning();
+      if (!row) {
+        throw new Error(`Inserting session ${input.id} returned no row.`);
+      }
+      return toSessionRecord(row);
+    },
+
+    getSession,
+
+    async listSessions({ scope = "active", groupId, limit } = {}): Promise<SessionListItem[]> {
+      const messageCount = countWhere(db, messages, eq(messages.sessionId, sessions.id));
+      const query = db
+        .select({ session: sessions, messageCount })
+        .from(sessions)
+        .where(
+          and(
+            isNull(sessions.deletedAt),
+            scope === "active" ? isNull(sessions.archivedAt) : undefined,
+            scope === "archived" ? isNotNull(sessions.archivedAt) : undefined,
+            groupId === undefined ? undefined : eq(sessions.groupId, groupId),
+          ),
+        )
+        .orderBy(desc(sessions.lastActivityAt), desc(sessions.createdAt), asc(sessions.id))
+        .$dynamic();
+      const rows = await (limit === undefined ? query : query.limit(limit));
+      return rows.map((row) => ({ ...toSessionRecord(row.session), messageCount: row.messageCount }));
+    },
+
+    async updateSession(id, patch) {
+      return patchSession(id, toSessionValues(patch));
+    },
+
+    async archiveSession({ id, at }) {
+      return patchSession(id, { archivedAt: toDate(at) });
+    },
+
+    async unarchiveSession(id) {
+      return patchSession(id, { archivedAt: null });
+    },
+
+    async deleteSession({ id, at }) {
+      return (await patchSession(id, { deletedAt: toDate(at) })) !== null;
+    },
+
+    async appendMessage(input) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(messages)
+          .values({
+            id: input.id,
+            sessionId: input.sessionId,
+            turnId: input.turnId ?? null,
+            role: input.role,
+            text: input.text,
+            provenance: input.provenance ?? null,
+            createdAt: toDate(input.createdAt),
+          })
+          .returning();
+        if (!row) {
+          throw new Error(`Inserting message ${input.id} returned no row.`);
+        }
+        const at = instantParam(input.createdAt);
+        const [session] = await tx
+          .update(sessions)
+          .set({ lastActivityAt: sql`greatest(${sessions.lastActivityAt}, ${at})` })
+          .where(eq(sessions.id, input.sessionId))
+          .returning({ groupId: sessions.groupId });
+        if (session?.groupId) {
+          await tx
+            .update(sessionGroups)
+            .set({ lastActiveAt: sql`greatest(${sessionGroups.lastActiveAt}, ${at})` })
+            .where(eq(sessionGroups.id, session.groupId));
+        }
+        return toMessageRecord(row);
+      });
+    },
+
+    async listMessages(sessionId, { last } = {}) {
+      if (last === undefined) {
+        const rows = await db
+          .select()
+          .from(messages)
+          .where(eq(messages.sessionId, sessionId))
+          .orderBy(asc(messages.seq));
+        return rows.map(toMessageRecord);
+      }
+      const rows = await db
+        .select()
+        .from(messages)
+        .where(eq(messages.sessionId, sessionId))
+        .orderBy(desc(messages.seq))
+        .limit(Math.max(0, last));
+      return rows.reverse().map(toMessageRecord);
+    },
+
+    async enqueueTurn(input) {
+      const [row] = await db
+        .insert(turns)
+        .values({
+          id: input.id,
+          sessionId: input.sessionId,
+          status: "queued",
+          promptMessageId: input.promptMessageId ?? null,
+          origin: input.origin,
+          queuedAt: toDate(input.queuedAt),
+        })
+        .returning();
+      if (!row) {
+        throw new Error(`Inserting turn ${input.id} returned no row.`);
+      }
+      return toTurnRecord(row);
+    },
+
+    async getTurn(id) {
+      return mapFirst(await db.select().from(turns).where(eq(turns.id, id)), toTurnRecord);
+    },
+
+    async claimNextTurn({ sessionId, now }) {
+      return db.transaction(async (tx) => {
+        // Claimers of one session queue on its row; once through, each sees the previous claim
+        // (READ COMMITTED takes a new snapshot per statement). A partial unique index backs this up.
+        const locked = await tx
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId))
+          .for("no key update");
+        if (locked.length === 0) {
+          return null;
+        }
+        const [busy] = await tx
+          .select({ id: turns.id })
+          .from(turns)
+          .where(and(eq(turns.sessionId, sessionId), eq(turns.status, "running")))
+          .limit(1);
+        if (busy) {
+          return null;
+        }
+        const [next] = await tx
+          .select({ id: turns.id })
+          .from(turns)
+          .where(and(eq(turns.sessionId, sessionId), eq(turns.status, "queued")))
+          .orderBy(asc(turns.seq))
+          .limit(1);
+        if (!next) {
+          return null;
+        }
+        const claimed = await tx
+          .update(turns)
+          .set({ status: "running", startedAt: toDate(now) })
+          .where(and(eq(turns.id, next.id), eq(turns.status, "queued")))
+          .returning();
+        return mapFirst(claimed, toTurnRecord);
+      });
+    },
+
+    async finishTurn({ turnId, status, reply, error, endedAt }) {
+      const rows = await db
+        .update(turns)
+        .set({ status, reply: reply ?? null, error: error ?? null, endedAt: toDate(endedAt) })
+        .where(and(eq(turns.id, turnId), inArray(turns.status, [...ACTIVE_STATUSES])))
+        .returning();
+      return mapFirst(rows, toTurnRecord);
+    },
+
+    async listActiveTurns({ sessionId } = {}) {
+      const rows = await db
+        .select()
+        .from(turns)
+        .where(
+          and(
+            inArray(turns.status, [...ACTIVE_STATUSES]),
+            sessionId === undefined ? undefined : eq(turns.sessionId, sessionId),
+          ),
+        )
+        .orderBy(asc(turns.seq));
+      return rows.map(toTurnRecord);
+    },
+
+    async countActiveSessionsCreatedBy(conversation) {
+      const busy = db
+        .select({ one: sql`1` })
+        .from(turns)
+        .where(and(eq(turns.sessionId, sessions.id), inArray(turns.status, [...ACTIVE_STATUSES])));
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+        .from(sessions)
+        .where(and(createdByIs(conversation), isNull(sessions.deletedAt), exists(busy)));
+      return row?.count ?? 0;
+    },
+
+    async failRunningTurns({ error, endedAt }) {
+      const rows = await db
+        .update(turns)
+        .set({ status: "error", error, endedAt: toDate(endedAt) })
+        .where(eq(turns.status, "running"))
+        .returning();
+      return rows.map(toTurnRecord);
+    },
+  };
+}

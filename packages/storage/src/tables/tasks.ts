@@ -1,0 +1,35 @@
+import type { JsonObject } from "@oar/engine";
+import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { instant, oneOf } from "./columns";
+import { sessions } from "./sessions";
+import { TASK_KINDS, TASK_STATUSES, type TaskKind, type TaskStatus } from "./vocabulary";
+
+/** Background tasks; their output lives in files under the data dir (`outputPath`), kept 1 h after the end. */
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id),
+    turnId: text("turn_id"),
+    kind: text("kind").$type<TaskKind>().notNull(),
+    name: text("name"),
+    description: text("description").notNull(),
+    command: text("command"),
+    status: text("status").$type<TaskStatus>().notNull(),
+    exitCode: integer("exit_code"),
+    outputPath: text("output_path"),
+    // Test-run counts parsed from the output: runner, passed, failed, skipped, final.
+    counts: jsonb("counts").$type<JsonObject>(),
+    startedAt: instant("started_at").notNull(),
+    lastOutputAt: instant("last_output_at"),
+    endedAt: instant("ended_at"),
+  },
+  (t) => [
+    index("tasks_session_idx").on(t.sessionId, t.startedAt),
+    index("tasks_status_idx").on(t.status),
+    oneOf("tasks_kind_check", t.kind, TASK_KINDS),
+    oneOf("tasks_status_check", t.status, TASK_STATUSES),
+  ],
+);

@@ -1,0 +1,4 @@
+import { describeStoreContracts } from "./contracts";
+import { pgliteDatabase } from "./databases";
+
+describeStoreContracts(pgliteDatabase);

@@ -1,0 +1,4 @@
+import { describeStoreContracts } from "./contracts";
+import { postgresDatabase } from "./databases";
+
+describeStoreContracts(postgresDatabase);

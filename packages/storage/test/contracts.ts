@@ -1,0 +1,37 @@
+import {
+  runGroupStoreContract,
+  runLeaseStoreContract,
+  runSessionStoreContract,
+  runSettingsStoreContract,
+  runTokenStoreContract,
+} from "@oar/engine/testing";
+import {
+  runCardStoreContract,
+  runLoopCounterStoreContract,
+  runUnlockStoreContract,
+} from "@oar/permissions/testing";
+import { describe } from "vitest";
+import type { Stores } from "../src";
+import { type TestDatabase, useTestStorage } from "./databases";
+
+/** Every contract suite of the ports this package implements, against one kind of database. */
+export function describeStoreContracts(database: TestDatabase): void {
+  describe.skipIf(!database.available)(`store contracts on ${database.name}`, () => {
+    const test = useTestStorage(database);
+    const fixture =
+      <S>(pick: (stores: Stores) => S) =>
+      async () => ({ store: pick(test.storage().stores), cleanup: test.empty });
+
+    runSessionStoreContract(fixture((stores) => stores.sessions));
+    runGroupStoreContract(async () => ({
+      ...(await fixture((stores) => stores.groups)()),
+      sessions: test.storage().stores.sessions,
+    }));
+    runSettingsStoreContract(fixture((stores) => stores.settings));
+    runTokenStoreContract(fixture((stores) => stores.tokens));
+    runLeaseStoreContract(fixture((stores) => stores.leases));
+    runCardStoreContract(fixture((stores) => stores.cards));
+    runUnlockStoreContract(fixture((stores) => stores.unlocks));
+    runLoopCounterStoreContract(fixture((stores) => stores.loopCounters));
+  });
+}
