@@ -1,12 +1,7 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.shared";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/testing/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  platform: "neutral",
-  target: "node20",
-  // ./testing holds contract suites that run inside the caller's vitest, never a bundled copy.
-  external: ["vitest"],
-});
+// ./testing holds contract suites that run inside the caller's vitest, never a bundled copy.
+export default defineConfig(
+  packageBuild(["src/index.ts", "src/testing/index.ts"], "neutral", { external: ["vitest"] }),
+);

@@ -1,10 +1,4 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.shared";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/testing/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  platform: "neutral",
-  target: "node20",
-});
+export default defineConfig(packageBuild(["src/index.ts", "src/testing/index.ts"], "neutral"));

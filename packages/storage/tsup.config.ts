@@ -1,12 +1,6 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.shared";
 
-export default defineConfig({
-  // The driver entries are also loaded on demand by openStorage; src/migrations-folder.ts is
-  // bundled into files directly under dist/, where `../drizzle` still names the migrations.
-  entry: ["src/index.ts", "src/pglite.ts", "src/postgres.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  platform: "node",
-  target: "node20",
-});
+// The driver entries are also loaded on demand by openStorage; src/migrations-folder.ts is
+// bundled into files directly under dist/, where `../drizzle` still names the migrations.
+export default defineConfig(packageBuild(["src/index.ts", "src/pglite.ts", "src/postgres.ts"], "node"));

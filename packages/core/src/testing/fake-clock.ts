@@ -33,16 +33,8 @@ export class FakeClock implements Clock {
   /** Moves time forward by `ms`, firing every timer that falls due, each at its own due time. */
   advance(ms: number): void {
     const target = this.current + ms;
-    for (;;) {
-      const due = this.timers
-        .filter((timer) => timer.at <= target)
-        .sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!due) {
-        break;
-      }
-      this.timers = this.timers.filter((timer) => timer.id !== due.id);
-      this.current = Math.max(this.current, due.at);
-      due.callback();
+    while (this.fireNextDue(target)) {
+      // each pass fires one timer; a timer may set another that falls due within the same advance
     }
     this.current = target;
   }
@@ -50,20 +42,24 @@ export class FakeClock implements Clock {
   /** Like `advance`, but lets promise callbacks run after each timer, for async code under test. */
   async advanceAsync(ms: number): Promise<void> {
     const target = this.current + ms;
-    for (;;) {
+    do {
       await flushMicrotasks();
-      const due = this.timers
-        .filter((timer) => timer.at <= target)
-        .sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!due) {
-        break;
-      }
-      this.timers = this.timers.filter((timer) => timer.id !== due.id);
-      this.current = Math.max(this.current, due.at);
-      due.callback();
-    }
+    } while (this.fireNextDue(target));
     this.current = target;
     await flushMicrotasks();
+  }
+
+  private fireNextDue(target: number): boolean {
+    const due = this.timers
+      .filter((timer) => timer.at <= target)
+      .sort((a, b) => a.at - b.at || a.id - b.id)[0];
+    if (!due) {
+      return false;
+    }
+    this.timers = this.timers.filter((timer) => timer.id !== due.id);
+    this.current = Math.max(this.current, due.at);
+    due.callback();
+    return true;
   }
 
   pendingTimers(): number {
