@@ -1,4 +1,16 @@
 export type {
+  Engine,
+  EngineDeps,
+  EngineStores,
+  ExecuteOptions,
+  OwnerApi,
+  OwnerCard,
+  OwnerSessionDetail,
+  OwnerSessionView,
+  RelayIdentity,
+  ToolResult,
+} from "./engine";
+export type {
   GroupListItem,
   GroupRecord,
   GroupStore,
@@ -9,6 +21,23 @@ export type {
 } from "./ports/group-store";
 export type { JsonObject, JsonValue } from "./ports/json";
 export type { Lease, LeaseRefusal, LeaseRequest, LeaseStore } from "./ports/lease-store";
+export type {
+  Provider,
+  ProviderInfo,
+  ProviderModel,
+  QuestionAnswer,
+  TurnInput,
+  TurnIO,
+  TurnOutcome,
+  Worker,
+  WorkerSession,
+} from "./ports/provider";
+export type {
+  BlockingQuestionRecord,
+  BlockingQuestionStatus,
+  NewBlockingQuestion,
+  QuestionStore,
+} from "./ports/question-store";
 export type {
   ConversationRef,
   EndedTurnStatus,
@@ -35,3 +64,10 @@ export type {
 } from "./ports/session-store";
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewToken, TokenKind, TokenRecord, TokenStore } from "./ports/token-store";
+export type {
+  EnqueuePrompt,
+  PendingQuestionView,
+  SessionRuntime,
+  TurnSnapshot,
+  TurnWaitStatus,
+} from "./runtime/session-runtime";

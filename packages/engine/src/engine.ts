@@ -1,0 +1,123 @@
+import type { Clock, IdGenerator, Logger } from "@oar/core";
+import type {
+  OwnerCardAnswerBody,
+  OwnerCreateGroupBody,
+  OwnerCreateSessionBody,
+  OwnerPatchSessionBody,
+  OwnerSettings,
+  OwnerSettingsPatch,
+} from "@oar/schema";
+import type { GroupListItem, GroupRecord, GroupStore } from "./ports/group-store";
+import type { Provider } from "./ports/provider";
+import type { QuestionStore } from "./ports/question-store";
+import type {
+  MessageRecord,
+  SessionListItem,
+  SessionRecord,
+  SessionStore,
+  TurnRecord,
+} from "./ports/session-store";
+import type { SettingsStore } from "./ports/settings-store";
+import type { PendingQuestionView } from "./runtime/session-runtime";
+
+/** The stores the action engine works on (implemented by @oar/storage, or by memory stores in tests). */
+export interface EngineStores {
+  readonly sessions: SessionStore;
+  readonly groups: GroupStore;
+  readonly settings: SettingsStore;
+  readonly questions: QuestionStore;
+}
+
+export interface RelayIdentity {
+  readonly name: string;
+  readonly version: string;
+  /** e.g. "linux-x64" (relay_info, R-RINFO-01). */
+  readonly platform: string;
+}
+
+export interface EngineDeps {
+  readonly stores: EngineStores;
+  readonly providers: readonly Provider[];
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly relay: RelayIdentity;
+  readonly logger?: Logger;
+  /** Folders sessions may use (DESIGN §7); the first is the default cwd. Absent: any folder. */
+  readonly allowedRoots?: readonly string[];
+  /** Link that opens a session in the console, when the relay has one (R-WST-06). */
+  readonly openUrl?: (sessionId: string) => string;
+}
+
+/** The result object of a relay_tool call: an ok envelope or an error envelope (R-CALL-03/04). */
+export type ToolResult = { readonly ok: boolean; readonly [field: string]: unknown };
+
+export interface ExecuteOptions {
+  /** Under which name the call arrived; `remote_relay` runs the same way (R-NAME-05). */
+  readonly toolName?: "relay_tool" | "remote_relay";
+  /** Aborted when the client goes away: long waits end early. */
+  readonly signal?: AbortSignal;
+}
+
+/** A session as the owner API shows it: the row, its badges, and what runs in it. */
+export interface OwnerSessionView extends SessionListItem {
+  readonly viaAgentBadge: string | null;
+  readonly watched: boolean;
+  readonly watching: number;
+}
+
+export interface OwnerSessionDetail extends OwnerSessionView {
+  readonly messages: readonly MessageRecord[];
+  readonly turns: readonly TurnRecord[];
+  readonly inFlight: { readonly turnId: string; readonly text: string } | null;
+  readonly pendingQuestions: readonly PendingQuestionView[];
+  readonly tasks: readonly unknown[];
+}
+
+export interface OwnerCard {
+  readonly id: string;
+  readonly kind: "question";
+  readonly sessionId: string;
+  readonly text: string;
+  readonly options: readonly string[];
+  readonly status: "pending" | "answered" | "ended";
+  readonly createdAt: number;
+}
+
+/**
+ * The owner's verbs (DESIGN §4 owner surface). Refusals throw RelayError with a wire code:
+ * REMOTE_RELAY_NOT_FOUND for an unknown id, REMOTE_RELAY_INVALID_INPUT for a bad value.
+ */
+export interface OwnerApi {
+  createSession(body: OwnerCreateSessionBody): Promise<OwnerSessionDetail>;
+  listSessions(options?: { readonly scope?: "active" | "archived" | "all" }): Promise<OwnerSessionView[]>;
+  getSession(id: string): Promise<OwnerSessionDetail>;
+  patchSession(id: string, body: OwnerPatchSessionBody): Promise<OwnerSessionDetail>;
+  /** A user message: starts a turn (and, with permissions, unlocks mentioned relays and resets the anti-loop count). */
+  postMessage(
+    id: string,
+    text: string,
+  ): Promise<{ readonly message: MessageRecord; readonly turn: TurnRecord | null }>;
+  archiveSession(id: string): Promise<SessionRecord>;
+  killSession(id: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  getSettings(): Promise<OwnerSettings>;
+  patchSettings(patch: OwnerSettingsPatch): Promise<OwnerSettings>;
+  listGroups(): Promise<GroupListItem[]>;
+  createGroup(body: OwnerCreateGroupBody): Promise<GroupRecord>;
+  renameGroup(id: string, name: string): Promise<GroupRecord>;
+  dissolveGroup(id: string): Promise<void>;
+  listCards(options?: { readonly status?: "pending" | "answered" | "ended" }): Promise<OwnerCard[]>;
+  answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
+}
+
+export interface Engine {
+  /** Runs one relay_tool call for the calling session (parse, rules, action); never throws for bad input. */
+  execute(callerSessionId: string, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /** Whether relay_tool is offered to this session (DESIGN GAP-02); `tools/list` follows it. */
+  isToolEnabled(sessionId: string): Promise<boolean>;
+  readonly owner: OwnerApi;
+  /** Recovers after a restart (running turns → error, queued turns start). */
+  start(): Promise<void>;
+  /** Closes every worker. The stores stay open: their owner closes them. */
+  close(): Promise<void>;
+}

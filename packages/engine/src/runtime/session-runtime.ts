@@ -1,0 +1,66 @@
+import type { QuestionAnswer } from "../ports/provider";
+import type { Provenance, TurnOrigin, TurnRecord } from "../ports/session-store";
+
+/** Where a turn stands, in the vocabulary of send/create_session/wait results (GAP-10). */
+export type TurnWaitStatus = "done" | "running" | "queued" | "waiting" | "error" | "stopped";
+
+export interface PendingQuestionView {
+  readonly id: string;
+  readonly kind: "ask" | "ask_user";
+  readonly text: string;
+  readonly options: readonly string[];
+  readonly createdAt: number;
+}
+
+export interface TurnSnapshot {
+  readonly turnId: string;
+  readonly sessionId: string;
+  /** The prompt message's id: what send returns as `message_id` and wait takes back. */
+  readonly messageId: string;
+  readonly status: TurnWaitStatus;
+  /** The whole reply when done; the text so far while running. */
+  readonly text: string;
+  readonly model: string;
+  readonly error: string | null;
+  /** Set while `waiting`: the blocking question(s) the turn waits on. */
+  readonly pendingQuestions: readonly PendingQuestionView[];
+}
+
+export interface EnqueuePrompt {
+  readonly sessionId: string;
+  readonly text: string;
+  readonly origin: TurnOrigin;
+  /** The `↗ from` badge of a prompt another agent sent (R-UI-05). */
+  readonly provenance?: Provenance;
+}
+
+/**
+ * Runs sessions' turns: one queue per session, one turn at a time, each on the session's
+ * provider worker. Every state change is a row first, so a restart loses nothing but the
+ * running turns, which end as `error` ("relay restarted").
+ */
+export interface SessionRuntime {
+  /** Appends the prompt as a message, queues its turn and starts it when the session is free. */
+  enqueuePrompt(input: EnqueuePrompt): Promise<{ readonly messageId: string; readonly turn: TurnRecord }>;
+  /** Where the turn stands now. */
+  snapshot(turnId: string): Promise<TurnSnapshot>;
+  /**
+   * Resolves when the turn ends, starts waiting on a question, or after `ms` of the clock's time
+   * (with the snapshot at that moment); `signal` ends the wait early (client gone).
+   */
+  waitForTurn(turnId: string, ms: number, signal?: AbortSignal): Promise<TurnSnapshot>;
+  /** The turn whose prompt message this is, for wait's `message_id`. */
+  turnOfMessage(messageId: string): Promise<TurnRecord | null>;
+  /** The reply being written in the session, if a turn runs. */
+  inFlight(sessionId: string): { readonly turnId: string; readonly text: string } | null;
+  /** Stops the running turn (R-STOP-01); `false` when nothing was running (R-STOP-02). */
+  stopTurn(sessionId: string): Promise<boolean>;
+  /** Kill session: closes the worker (its running turn ends as `stopped`) and starts a new one for the next turn. */
+  killWorker(sessionId: string): Promise<void>;
+  pendingQuestions(sessionId: string): Promise<PendingQuestionView[]>;
+  /** Answers a blocking question card; `false` when it was no longer pending. */
+  answerQuestion(questionId: string, answer: QuestionAnswer): Promise<boolean>;
+  /** On start: running turns of the last process end as `error`; queued turns start. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
