@@ -71,3 +71,4 @@ export type {
   TurnSnapshot,
   TurnWaitStatus,
 } from "./runtime/session-runtime";
+export { patchSettings, readSettings } from "./settings";

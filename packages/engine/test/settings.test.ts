@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { patchSettings, readSettings } from "../src/settings";
+import { createMemorySettingsStore } from "../src/testing";
+
+describe("owner settings (DESIGN §4, GAP-02, R-WST-02)", () => {
+  it("starts with agent sessions enabled and a 600 s longest wait", async () => {
+    const settings = await readSettings(createMemorySettingsStore());
+    expect(settings.agentSessions).toEqual({ enabled: true, longestWaitSeconds: 600 });
+    expect(settings.acceptPromptsFromOtherRelays).toBe(true);
+  });
+
+  it("merges a patch into what is stored and keeps it", async () => {
+    const store = createMemorySettingsStore();
+    await patchSettings(store, { agentSessions: { longestWaitSeconds: 120 } });
+    const after = await patchSettings(store, { acceptPromptsFromOtherRelays: false });
+    expect(after.agentSessions).toEqual({ enabled: true, longestWaitSeconds: 120 });
+    expect(after.acceptPromptsFromOtherRelays).toBe(false);
+    expect(await readSettings(store)).toEqual(after);
+  });
+});
