@@ -1,10 +1,12 @@
 import {
   createMemoryLeaseStore,
+  createMemoryQuestionStore,
   createMemorySessionStores,
   createMemorySettingsStore,
   createMemoryTokenStore,
   runGroupStoreContract,
   runLeaseStoreContract,
+  runQuestionStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
   runTokenStoreContract,
@@ -20,3 +22,8 @@ runGroupStoreContract(async () => {
 runSettingsStoreContract(async () => ({ store: createMemorySettingsStore(), cleanup }));
 runTokenStoreContract(async () => ({ store: createMemoryTokenStore(), cleanup }));
 runLeaseStoreContract(async () => ({ store: createMemoryLeaseStore(), cleanup }));
+runQuestionStoreContract(async () => ({
+  store: createMemoryQuestionStore(),
+  sessions: createMemorySessionStores().sessions,
+  cleanup,
+}));

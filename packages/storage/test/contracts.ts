@@ -1,6 +1,7 @@
 import {
   runGroupStoreContract,
   runLeaseStoreContract,
+  runQuestionStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
   runTokenStoreContract,
@@ -25,6 +26,10 @@ export function describeStoreContracts(database: TestDatabase): void {
     runSessionStoreContract(fixture((stores) => stores.sessions));
     runGroupStoreContract(async () => ({
       ...(await fixture((stores) => stores.groups)()),
+      sessions: test.storage().stores.sessions,
+    }));
+    runQuestionStoreContract(async () => ({
+      ...(await fixture((stores) => stores.questions)()),
       sessions: test.storage().stores.sessions,
     }));
     runSettingsStoreContract(fixture((stores) => stores.settings));

@@ -198,4 +198,8 @@ export interface SessionStore {
   countActiveSessionsCreatedBy(conversation: ConversationRef): Promise<number>;
   /** On start: every turn still `running` belonged to a worker that is gone; they end as `error`. */
   failRunningTurns(input: { readonly error: string; readonly endedAt: number }): Promise<TurnRecord[]>;
+  /** One message of any live or deleted session; `null` for an unknown id. */
+  getMessage(id: string): Promise<MessageRecord | null>;
+  /** The turn a prompt message started (wait's `message_id`); `null` when none did. */
+  findTurnByPromptMessage(messageId: string): Promise<TurnRecord | null>;
 }

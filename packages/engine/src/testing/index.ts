@@ -1,8 +1,18 @@
 export { newMessage, newSession, newTurn } from "./fixtures";
 export { type GroupStoreFixture, runGroupStoreContract } from "./group-store-contract";
 export { runLeaseStoreContract } from "./lease-store-contract";
+export { createMemoryEngineStores } from "./memory-engine-stores";
+export { createMemoryQuestionStore } from "./memory-question-store";
 export { createMemorySessionStores } from "./memory-session-stores";
 export { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
+export { type QuestionStoreFixture, runQuestionStoreContract } from "./question-store-contract";
 export { runSessionStoreContract } from "./session-store-contract";
 export { runSettingsStoreContract } from "./settings-store-contract";
+export {
+  createTestProvider,
+  type TestProvider,
+  type TestProviderOptions,
+  type TestTurn,
+  type TestTurnScript,
+} from "./test-provider";
 export { runTokenStoreContract } from "./token-store-contract";

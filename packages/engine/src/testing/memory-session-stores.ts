@@ -226,6 +226,12 @@ export function createMemorySessionStores(): { sessions: SessionStore; groups: G
       }
       return failed;
     },
+    async getMessage(id) {
+      return messages.find((m) => m.id === id) ?? null;
+    },
+    async findTurnByPromptMessage(messageId) {
+      return [...turns.values()].find((t) => t.promptMessageId === messageId) ?? null;
+    },
   };
 
   const groupStore: GroupStore = {

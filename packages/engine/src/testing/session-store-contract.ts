@@ -397,6 +397,33 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
           id: "trn_2",
         });
       });
+
+      it("reads one message by id", async () => {
+        await store().createSession(newSession("ses_1"));
+        const message = await store().appendMessage(
+          newMessage("msg_1", "ses_1", { text: "Run the tests.", turnId: "trn_1", provenance }),
+        );
+        expect(await store().getMessage("msg_1")).toEqual(message);
+        expect(await store().getMessage("msg_missing")).toBeNull();
+      });
+
+      it("finds the turn a prompt message started", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().appendMessage(newMessage("msg_1", "ses_1"));
+        await store().appendMessage(newMessage("msg_2", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1", { promptMessageId: "msg_1" }));
+        await store().enqueueTurn(newTurn("trn_event", "ses_1"));
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 1 });
+        await store().finishTurn({ turnId: "trn_1", status: "done", reply: "ok", endedAt: T0 + 2 });
+
+        expect(await store().findTurnByPromptMessage("msg_1")).toMatchObject({
+          id: "trn_1",
+          status: "done",
+          promptMessageId: "msg_1",
+        });
+        expect(await store().findTurnByPromptMessage("msg_2")).toBeNull();
+        expect(await store().findTurnByPromptMessage("msg_missing")).toBeNull();
+      });
     });
   });
 }

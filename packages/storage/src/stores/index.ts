@@ -1,4 +1,11 @@
-import type { GroupStore, LeaseStore, SessionStore, SettingsStore, TokenStore } from "@oar/engine";
+import type {
+  GroupStore,
+  LeaseStore,
+  QuestionStore,
+  SessionStore,
+  SettingsStore,
+  TokenStore,
+} from "@oar/engine";
 import type { CardStore, LoopCounterStore, UnlockStore } from "@oar/permissions";
 import type { Database } from "../database";
 import { createCardStore } from "./card-store";
@@ -6,6 +13,7 @@ import { createGroupStore } from "./group-store";
 import { guardStore } from "./guard";
 import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
+import { createQuestionStore } from "./question-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
 import { createTokenStore } from "./token-store";
@@ -21,6 +29,7 @@ export interface Stores {
   readonly cards: CardStore;
   readonly unlocks: UnlockStore;
   readonly loopCounters: LoopCounterStore;
+  readonly questions: QuestionStore;
 }
 
 export function createStores(db: Database): Stores {
@@ -33,5 +42,6 @@ export function createStores(db: Database): Stores {
     cards: guardStore("CardStore", createCardStore(db)),
     unlocks: guardStore("UnlockStore", createUnlockStore(db)),
     loopCounters: guardStore("LoopCounterStore", createLoopCounterStore(db)),
+    questions: guardStore("QuestionStore", createQuestionStore(db)),
   };
 }

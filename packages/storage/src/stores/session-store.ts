@@ -320,5 +320,14 @@ export function createSessionStore(db: Database): SessionStore {
         .returning();
       return rows.map(toTurnRecord);
     },
+
+    async getMessage(id) {
+      return mapFirst(await db.select().from(messages).where(eq(messages.id, id)), toMessageRecord);
+    },
+
+    async findTurnByPromptMessage(messageId) {
+      const rows = await db.select().from(turns).where(eq(turns.promptMessageId, messageId)).limit(1);
+      return mapFirst(rows, toTurnRecord);
+    },
   };
 }

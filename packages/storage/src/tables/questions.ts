@@ -38,6 +38,8 @@ export const questions = pgTable(
     index("questions_asking_idx").on(t.askingSession, t.status),
     index("questions_session_idx").on(t.sessionId, t.status),
     index("questions_poll_idx").on(t.nextPollAt),
+    // Every turn end closes its blocking questions.
+    index("questions_turn_idx").on(t.turnId),
     oneOf("questions_kind_check", t.kind, QUESTION_KINDS),
     oneOf("questions_status_check", t.status, QUESTION_STATUSES),
   ],

@@ -94,6 +94,8 @@ export const turns = pgTable(
   (t) => [
     index("turns_session_status_seq_idx").on(t.sessionId, t.status, t.seq),
     index("turns_status_idx").on(t.status),
+    // wait's `message_id` finds its turn by the prompt message.
+    index("turns_prompt_message_idx").on(t.promptMessageId),
     // The database itself refuses a second running turn in a session, whatever process claims it.
     uniqueIndex("turns_one_running_per_session").on(t.sessionId).where(sql`status = 'running'`),
     oneOf("turns_status_check", t.status, TURN_STATUSES),

@@ -1,0 +1,10 @@
+import type { EngineStores } from "../engine";
+import { createMemoryQuestionStore } from "./memory-question-store";
+import { createMemorySessionStores } from "./memory-session-stores";
+import { createMemorySettingsStore } from "./memory-stores";
+
+/** Every store the engine works on, in memory: sessions, groups, settings, questions. */
+export function createMemoryEngineStores(): EngineStores {
+  const { sessions, groups } = createMemorySessionStores();
+  return { sessions, groups, settings: createMemorySettingsStore(), questions: createMemoryQuestionStore() };
+}
