@@ -1,0 +1,97 @@
+import type { QuestionAnswer } from "../ports/provider";
+import type { BlockingQuestionRecord } from "../ports/question-store";
+import type { RunningTurn } from "./running-turns";
+import type { RuntimeContext } from "./runtime-context";
+import type { PendingQuestionView } from "./session-runtime";
+import type { TurnWaiters } from "./turn-waiters";
+
+/** Blocking question cards (`ask_user`): a turn asks, waits, and goes on with the answer. */
+export interface BlockingQuestions {
+  /** Raises the card; resolves with the answer, rejects when the turn is cut short first. */
+  ask(
+    turn: RunningTurn,
+    question: { readonly text: string; readonly options: readonly string[] },
+  ): Promise<QuestionAnswer>;
+  /** Compare-and-set on the row; `false` when the question was no longer pending. */
+  answer(questionId: string, answer: QuestionAnswer): Promise<boolean>;
+  pending(sessionId: string, turnId?: string): Promise<PendingQuestionView[]>;
+  /** A question whose turn ended can no longer be answered. */
+  endOfTurn(turnId: string): Promise<void>;
+}
+
+export function toPendingQuestionView(record: BlockingQuestionRecord): PendingQuestionView {
+  return {
+    id: record.id,
+    kind: "ask_user",
+    text: record.text,
+    options: record.options,
+    createdAt: record.createdAt,
+  };
+}
+
+export function createBlockingQuestions(ctx: RuntimeContext, waiters: TurnWaiters): BlockingQuestions {
+  const { questions } = ctx.stores;
+  // The turns of this process waiting on a question, by question id.
+  const waiting = new Map<string, (answer: QuestionAnswer) => void>();
+
+  return {
+    async ask(turn, { text, options }) {
+      const cutShort = () => new Error("The turn was stopped while it waited for an answer.");
+      if (turn.signal.aborted) {
+        throw cutShort();
+      }
+      const id = ctx.ids.next("question");
+      await questions.createBlockingQuestion({
+        id,
+        sessionId: turn.sessionId,
+        turnId: turn.turnId,
+        text,
+        options,
+        createdAt: ctx.clock.now(),
+      });
+      return new Promise<QuestionAnswer>((resolve, reject) => {
+        const onAbort = () => {
+          waiting.delete(id);
+          reject(cutShort());
+        };
+        if (turn.signal.aborted) {
+          onAbort();
+          return;
+        }
+        turn.signal.addEventListener("abort", onAbort, { once: true });
+        waiting.set(id, (answer) => {
+          turn.signal.removeEventListener("abort", onAbort);
+          waiting.delete(id);
+          resolve(answer);
+        });
+        waiters.notify(turn.turnId);
+      });
+    },
+
+    async answer(questionId, answer) {
+      const answered = await questions.answerBlockingQuestion({
+        id: questionId,
+        answer,
+        at: ctx.clock.now(),
+      });
+      if (!answered) {
+        return false;
+      }
+      waiting.get(questionId)?.({
+        ...(answered.answer === null ? {} : { answer: answered.answer }),
+        ...(answered.choices === null ? {} : { choices: answered.choices }),
+      });
+      waiters.notify(answered.turnId);
+      return true;
+    },
+
+    async pending(sessionId, turnId) {
+      const records = await questions.listBlockingQuestions({ sessionId, status: "pending" });
+      return records.filter((q) => turnId === undefined || q.turnId === turnId).map(toPendingQuestionView);
+    },
+
+    async endOfTurn(turnId) {
+      await questions.endBlockingQuestionsOfTurn({ turnId, at: ctx.clock.now() });
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { type Clock, type IdGenerator, type Logger, RelayError, silentLogger } from "@oar/core";
+import type { EngineStores } from "../engine";
+import type { Provider } from "../ports/provider";
+import { readSettings } from "../settings";
+import { createBlockingQuestions } from "./blocking-questions";
+import { createQueueDriver } from "./queue-driver";
+import { recoverAfterRestart } from "./recovery";
+import { createRunningTurns } from "./running-turns";
+import type { RuntimeContext } from "./runtime-context";
+import type { SessionRuntime } from "./session-runtime";
+import { createSnapshots } from "./turn-snapshot";
+import { createTurnWaiters } from "./turn-waiters";
+import { createTurnWaits } from "./wait-for-turn";
+import { createWorkerPool, drivenFromOutsideError, findProvider } from "./worker-pool";
+
+export interface SessionRuntimeOptions {
+  readonly stores: EngineStores;
+  readonly providers: readonly Provider[];
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger?: Logger;
+  /** Runs relay_tool as the session (a worker's `!tool`, a CLI agent's MCP call). */
+  readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
+  /** The max turn duration in seconds (R-WST-04); default: the owner setting `maxTurnSeconds`. */
+  readonly maxTurnSeconds?: () => Promise<number>;
+}
+
+/** The session runtime of this process: turn queues, workers, waits and question cards. */
+export function createSessionRuntime(options: SessionRuntimeOptions): SessionRuntime {
+  let closed = false;
+  let started = false;
+  const ctx: RuntimeContext = {
+    stores: options.stores,
+    providers: options.providers,
+    clock: options.clock,
+    ids: options.ids,
+    logger: options.logger ?? silentLogger,
+    callTool: options.callTool,
+    maxTurnSeconds:
+      options.maxTurnSeconds ?? (async () => (await readSettings(options.stores.settings)).maxTurnSeconds),
+    isClosed: () => closed,
+  };
+  const { sessions } = ctx.stores;
+  const waiters = createTurnWaiters();
+  const running = createRunningTurns();
+  const workers = createWorkerPool(ctx);
+  const questions = createBlockingQuestions(ctx, waiters);
+  const snapshots = createSnapshots(ctx, { running, questions });
+  const waits = createTurnWaits(ctx, { snapshots, waiters });
+  const queues = createQueueDriver(ctx, { running, workers, questions, waiters });
+
+  return {
+    async enqueuePrompt({ sessionId, text, origin, provenance }) {
+      const session = await sessions.getSession(sessionId);
+      if (!session) {
+        throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${sessionId} on this relay.`, {
+          context: { session: sessionId },
+        });
+      }
+      if (findProvider(ctx.providers, session.provider)?.info.drivenFromOutside) {
+        throw drivenFromOutsideError(session.id, session.provider);
+      }
+      const from = provenance ?? origin.provenance;
+      const messageId = ctx.ids.next("message");
+      const turnId = ctx.ids.next("turn");
+      const now = ctx.clock.now();
+      await sessions.appendMessage({
+        id: messageId,
+        sessionId,
+        turnId,
+        role: "user",
+        text,
+        provenance: from ?? null,
+        createdAt: now,
+      });
+      const turn = await sessions.enqueueTurn({
+        id: turnId,
+        sessionId,
+        promptMessageId: messageId,
+        origin: from === undefined ? origin : { ...origin, provenance: from },
+        queuedAt: now,
+      });
+      queues.kick(sessionId);
+      return { messageId, turn };
+    },
+
+    snapshot: (turnId) => snapshots.byId(turnId),
+
+    waitForTurn: (turnId, ms, signal) => waits.wait(turnId, ms, signal),
+
+    turnOfMessage: (messageId) => sessions.findTurnByPromptMessage(messageId),
+
+    inFlight(sessionId) {
+      const turn = running.ofSession(sessionId);
+      return turn ? { turnId: turn.turnId, text: turn.text } : null;
+    },
+
+    async stopTurn(sessionId) {
+      const turn = running.ofSession(sessionId);
+      if (!turn || turn.stopReason !== null) {
+        return false;
+      }
+      turn.stop({ kind: "stop" });
+      await turn.settled;
+      return true;
+    },
+
+    async killWorker(sessionId) {
+      const turn = running.ofSession(sessionId);
+      // The worker is forgotten before the turn ends, so that the next turn starts a new one.
+      const closing = workers.close(sessionId);
+      turn?.stop({ kind: "kill" });
+      await closing;
+      await turn?.settled;
+    },
+
+    pendingQuestions: (sessionId) => questions.pending(sessionId),
+
+    answerQuestion: (questionId, answer) => questions.answer(questionId, answer),
+
+    async start() {
+      // Recovery ends every `running` row: it runs once, before this process runs turns of its own.
+      if (started) {
+        return;
+      }
+      started = true;
+      const queued = await recoverAfterRestart(ctx);
+      for (const sessionId of queued) {
+        queues.kick(sessionId);
+      }
+    },
+
+    async close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (const turn of running.all()) {
+        turn.stop({ kind: "shutdown" });
+      }
+      await waits.endAll();
+      await workers.closeAll();
+      await queues.drained();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Clock, IdGenerator, Logger } from "@oar/core";
+import type { EngineStores } from "../engine";
+import type { Provider } from "../ports/provider";
+
+/** What every part of the runtime works with: the options, resolved. */
+export interface RuntimeContext {
+  readonly stores: EngineStores;
+  readonly providers: readonly Provider[];
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
+  readonly maxTurnSeconds: () => Promise<number>;
+  /** After close() nothing is written any more: the stores' owner closes them next. */
+  readonly isClosed: () => boolean;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,58 @@
+import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
+import { onTestFinished } from "vitest";
+import type { Provider } from "../../src";
+import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
+import { createMemoryEngineStores, createTestProvider } from "../../src/testing";
+
+export const T0 = Date.parse("2026-01-01T00:00:00.000Z");
+
+/** Lets every promise callback and store call of the runtime run (no time passes on the FakeClock). */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+export interface RuntimeHarnessOptions {
+  readonly maxTurnSeconds?: number;
+  readonly extraProviders?: readonly Provider[];
+  readonly stores?: ReturnType<typeof createMemoryEngineStores>;
+  readonly clock?: FakeClock;
+}
+
+/** A runtime over memory stores, the test provider and a FakeClock; closed after the test. */
+export function runtimeHarness(options: RuntimeHarnessOptions = {}) {
+  const clock = options.clock ?? new FakeClock(T0);
+  const ids = createSequentialIdGenerator();
+  const stores = options.stores ?? createMemoryEngineStores();
+  const provider = createTestProvider();
+  const toolCalls: { sessionId: string; input: unknown }[] = [];
+  const runtime = createSessionRuntime({
+    stores,
+    providers: [provider, ...(options.extraProviders ?? [])],
+    clock,
+    ids,
+    callTool: async (sessionId, input) => {
+      toolCalls.push({ sessionId, input });
+      return { ok: true, echoed: input };
+    },
+    ...(options.maxTurnSeconds === undefined
+      ? {}
+      : { maxTurnSeconds: async () => options.maxTurnSeconds ?? 0 }),
+  });
+  onTestFinished(() => runtime.close());
+  let sessionCount = 0;
+  const createSession = async (overrides: { provider?: string; model?: string; id?: string } = {}) => {
+    sessionCount++;
+    return stores.sessions.createSession({
+      id: overrides.id ?? `ses_${sessionCount}`,
+      title: `Session ${sessionCount}`,
+      provider: overrides.provider ?? "test",
+      model: overrides.model ?? "test-1",
+      createdAt: clock.now(),
+    });
+  };
+  const prompt = (sessionId: string, text: string) =>
+    runtime.enqueuePrompt({ sessionId, text, origin: { kind: "owner" } });
+  return { clock, ids, stores, provider, runtime, toolCalls, createSession, prompt };
+}

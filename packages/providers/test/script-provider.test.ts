@@ -1,0 +1,174 @@
+import { FakeClock } from "@oar/core/testing";
+import type { QuestionAnswer, TurnInput, TurnIO, TurnOutcome } from "@oar/engine";
+import { describe, expect, it } from "vitest";
+import { createExternalProvider, createScriptProvider } from "../src";
+
+const session = {
+  id: "ses_1",
+  title: "Script",
+  model: "script-1",
+  effort: null,
+  mode: "agent" as const,
+  cwd: null,
+  providerState: null,
+};
+
+function turnInput(prompt: string): TurnInput {
+  return { turnId: "trn_1", prompt, model: "script-1", effort: null, mode: "agent", cwd: null };
+}
+
+/** Runs one script turn against a hand-made TurnIO that records what the worker did. */
+function runScript(prompt: string, options: { answer?: QuestionAnswer } = {}) {
+  const clock = new FakeClock();
+  const controller = new AbortController();
+  const streamed: string[] = [];
+  const questions: { text: string; options: readonly string[] }[] = [];
+  const toolCalls: unknown[] = [];
+  const io: TurnIO = {
+    signal: controller.signal,
+    clock,
+    appendText: (text) => streamed.push(text),
+    askUser: async (question) => {
+      questions.push(question);
+      return options.answer ?? { answer: "Yes" };
+    },
+    callTool: async (call) => {
+      toolCalls.push(call);
+      return { ok: true, n: toolCalls.length };
+    },
+  };
+  const worker = createScriptProvider().startWorker(session);
+  if (!worker) {
+    throw new Error("The script provider always starts a worker.");
+  }
+  const outcome: Promise<TurnOutcome> = worker.runTurn(turnInput(prompt), io);
+  return { outcome, clock, controller, streamed, questions, toolCalls };
+}
+
+describe("script provider (DESIGN §5)", () => {
+  it("offers models script-1 (default) and script-2, efforts, and untracked usage", () => {
+    expect(createScriptProvider().info).toEqual({
+      id: "script",
+      label: "Script (built-in)",
+      models: [{ id: "script-1", default: true }, { id: "script-2" }],
+      efforts: ["low", "medium", "high"],
+      usageTracked: false,
+    });
+  });
+
+  it("echoes the prompt's plain lines joined by a space when there is no !reply", async () => {
+    const run = runScript("Check the build.\n\n  and report  ");
+    expect(await run.outcome).toEqual({ status: "done", reply: "echo: Check the build. and report" });
+    expect(run.streamed).toEqual(["echo: Check the build. and report"]);
+  });
+
+  it("replies with the !reply text, several joined by newlines, instead of the echo", async () => {
+    const run = runScript("ignored plain line\n!reply First.\n!reply Second.");
+    expect(await run.outcome).toEqual({ status: "done", reply: "First.\nSecond." });
+    expect(run.streamed.join("")).toBe("First.\nSecond.");
+  });
+
+  it("sleeps on the turn's clock (!sleep MS)", async () => {
+    const run = runScript("!sleep 1000\n!reply woke");
+    let outcome: TurnOutcome | undefined;
+    void run.outcome.then((o) => {
+      outcome = o;
+    });
+    await run.clock.advanceAsync(999);
+    expect(outcome).toBeUndefined();
+    await run.clock.advanceAsync(1);
+    expect(outcome).toEqual({ status: "done", reply: "woke" });
+  });
+
+  it("ends the turn stopped when the signal aborts during !sleep, keeping what it wrote", async () => {
+    const run = runScript("!reply before\n!sleep 60000\n!reply after");
+    await run.clock.advanceAsync(10);
+    run.controller.abort();
+    expect(await run.outcome).toEqual({ status: "stopped", reply: "before" });
+    expect(run.clock.pendingTimers()).toBe(0);
+  });
+
+  it("ends the turn error with the !error text and runs nothing after it", async () => {
+    const run = runScript('!reply partial\n!error the deploy failed\n!tool {"action":"usage"}');
+    expect(await run.outcome).toEqual({ status: "error", error: "the deploy failed", reply: "partial" });
+    expect(run.toolCalls).toEqual([]);
+  });
+
+  it("asks a blocking question (!ask) and adds the answer line to the reply", async () => {
+    const run = runScript("Ship it?\n!ask Deploy to production? | Deploy | Wait", {
+      answer: { answer: "Deploy", choices: ["Deploy"] },
+    });
+    expect(await run.outcome).toEqual({ status: "done", reply: "echo: Ship it?\nanswer: Deploy" });
+    expect(run.questions).toEqual([{ text: "Deploy to production?", options: ["Deploy", "Wait"] }]);
+  });
+
+  it("writes the choices when the answer has no text", async () => {
+    const run = runScript("!reply Picked.\n!ask Which? | a | b", { answer: { choices: ["a", "b"] } });
+    expect(await run.outcome).toEqual({ status: "done", reply: "Picked.\nanswer: a, b" });
+  });
+
+  it("calls relay_tool as the session (!tool) with one line per result, in order after the reply", async () => {
+    const run = runScript(
+      [
+        '!tool {"action":"list_sessions","relay":"this"}',
+        "!reply Listed.",
+        '!tool {"action":"usage","relay":"this"}',
+        "!ask Fine? | yes",
+      ].join("\n"),
+    );
+    expect(await run.outcome).toEqual({
+      status: "done",
+      reply: ["Listed.", '{"ok":true,"n":1}', '{"ok":true,"n":2}', "answer: Yes"].join("\n"),
+    });
+    expect(run.toolCalls).toEqual([
+      { action: "list_sessions", relay: "this" },
+      { action: "usage", relay: "this" },
+    ]);
+    // Pieces stream in the order they come.
+    expect(run.streamed.join("")).toBe('{"ok":true,"n":1}\nListed.\n{"ok":true,"n":2}\nanswer: Yes');
+  });
+
+  it("ends the turn error listing every problem line, and runs nothing", async () => {
+    const run = runScript('!reply hi\n!sleep soon\n!tool {"action":\n!bogus');
+    const outcome = await run.outcome;
+    expect(outcome.status).toBe("error");
+    if (outcome.status === "error") {
+      expect(outcome.error).toMatch(/^The script has problems, so none of it ran:\n/);
+      expect(outcome.error).toContain("line 2: !sleep takes milliseconds");
+      expect(outcome.error).toContain("line 3: !tool takes one JSON object");
+      expect(outcome.error).toContain("line 4: unknown directive !bogus");
+    }
+    expect(run.streamed).toEqual([]);
+    expect(run.toolCalls).toEqual([]);
+  });
+
+  it.each([
+    ["!task build :: npm test", "!task"],
+    ["!wait-task build", "!wait-task"],
+    ["!subagent scout 100", "!subagent"],
+  ])("ends the turn error for %s: background tasks are not available yet", async (prompt, directive) => {
+    const run = runScript(`!reply started\n${prompt}\n!reply never`);
+    const outcome = await run.outcome;
+    expect(outcome).toMatchObject({ status: "error", reply: "started" });
+    if (outcome.status === "error") {
+      expect(outcome.error).toBe(
+        `${directive} needs background tasks, which this relay does not offer yet (they come with the tasks issue); the script stopped there.`,
+      );
+    }
+  });
+});
+
+describe("external provider (DESIGN §5)", () => {
+  it("is driven from outside: one model, no worker", () => {
+    const provider = createExternalProvider();
+    expect(provider.info).toEqual({
+      id: "external",
+      label: "External (MCP client)",
+      models: [{ id: "external", default: true }],
+      efforts: [],
+      drivenFromOutside: true,
+      usageTracked: false,
+    });
+    expect(provider.startWorker(session)).toBeNull();
+  });
+});
