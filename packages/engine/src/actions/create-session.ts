@@ -1,0 +1,251 @@
+import type { CallOf, GroupRef } from "@oar/schema";
+import type { GroupRecord } from "../ports/group-store";
+import type { ProviderInfo } from "../ports/provider";
+import type { SessionRecord } from "../ports/session-store";
+import type { ActionContext, ActionSuccess } from "./context";
+import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
+import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup } from "./groups";
+import { checkEffort, checkModel } from "./model-check";
+import { defaultModel, findProvider, startableProviders } from "./providers";
+import { refuse } from "./refusal";
+import { refuseFifthActive, refuseSecondLevel } from "./session-rules";
+import { callerProvenance } from "./sessions";
+import { waitForTurn } from "./waiting";
+
+const NOTHING_CREATED = "Nothing was created.";
+const NO_SESSION_CREATED = "No session was created.";
+const TITLE_MAX = 60;
+
+/** R-CRE-03: the caller's provider when the relay offers it to new sessions, else the first one. */
+function chooseProvider(ctx: ActionContext, requested: string | undefined): ProviderInfo {
+  const startable = startableProviders(ctx.deps);
+  const offered = startable.map((info) => info.id).join(", ") || "none";
+  if (requested !== undefined) {
+    const info = findProvider(ctx.deps, requested)?.info;
+    if (!info) {
+      refuse(
+        "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
+        `Relay "${ctx.deps.relay.name}" has no provider "${requested}". Its providers: ${offered}. ${NOTHING_CREATED}`,
+      );
+    }
+    if (info.drivenFromOutside) {
+      refuse(
+        "REMOTE_RELAY_INVALID_INPUT",
+        `Provider "${requested}" is driven from outside the relay: its agent runs elsewhere, so a session on it cannot take a first prompt. Providers for new sessions: ${offered}. ${NOTHING_CREATED}`,
+      );
+    }
+    return info;
+  }
+  const chosen = startable.find((info) => info.id === ctx.caller.provider) ?? startable[0];
+  if (!chosen) {
+    refuse(
+      "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
+      `Relay "${ctx.deps.relay.name}" has no provider that can start a session. ${NOTHING_CREATED}`,
+    );
+  }
+  return chosen;
+}
+
+function chooseModel(
+  ctx: ActionContext,
+  provider: ProviderInfo,
+  requested: string | undefined,
+): { readonly model: string; readonly modelNote?: string } {
+  const { caller } = ctx;
+  const listed =
+    provider.models?.some((model) => model.id === caller.model) ?? provider.id === caller.provider;
+  const model = requested ?? (listed ? caller.model : (defaultModel(provider) ?? caller.model));
+  return {
+    model,
+    ...checkModel({ provider, model, relayName: ctx.deps.relay.name, nothing: NOTHING_CREATED }),
+  };
+}
+
+function chooseEffort(
+  ctx: ActionContext,
+  provider: ProviderInfo,
+  requested: string | undefined,
+): string | null {
+  if (requested !== undefined) {
+    checkEffort({ provider, effort: requested, nothing: NOTHING_CREATED });
+    return requested;
+  }
+  const inherited = ctx.caller.effort;
+  return inherited !== null && provider.efforts.includes(inherited) ? inherited : null;
+}
+
+function chooseFolder(ctx: ActionContext, requested: string | undefined): string | null {
+  if (requested !== undefined) {
+    return checkFolder(ctx.deps, requested, NOTHING_CREATED);
+  }
+  const inherited = ctx.caller.cwd;
+  return inherited !== null && isAllowedFolder(ctx.deps, inherited) ? inherited : defaultFolder(ctx.deps);
+}
+
+/** R-CGRP-03: an existing group, by id or by name in any case; R-CGRP-07 (a) and (b) otherwise. */
+async function lookupGroup(ctx: ActionContext, ref: string): Promise<GroupRecord> {
+  const matches = await findGroupsByRef(ctx.deps, ref);
+  const [only] = matches;
+  if (only === undefined) {
+    return refuseUnknownGroup(ctx.deps, ref, NO_SESSION_CREATED);
+  }
+  if (matches.length > 1) {
+    return refuseAmbiguousGroup(ctx.deps, ref, matches);
+  }
+  return only;
+}
+
+function titleFromText(text: string): string {
+  const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== "") ?? text;
+  const title = firstLine.trim().replace(/\s+/g, " ");
+  return title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title;
+}
+
+interface Placement {
+  readonly group: GroupRef | null;
+  readonly warning?: string;
+}
+
+/**
+ * R-CGRP-01: without `group` the new session joins the caller's group, or a new agent group is
+ * made with the caller as its head (R-UI-04). Failing that, the session stays without a group and
+ * the result says so (R-CGRP-08).
+ */
+async function placeWithCaller(ctx: ActionContext, session: SessionRecord): Promise<Placement> {
+  const { groups } = ctx.deps.stores;
+  const at = ctx.deps.clock.now();
+  const namer = groupNamer(ctx.deps);
+  if (ctx.caller.group !== null) {
+    const joined = await groups.setSessionGroup({
+      sessionId: session.id,
+      groupId: ctx.caller.group.id,
+      role: "member",
+      at,
+    });
+    if (joined.ok) {
+      return { group: await namer.ref({ ...session, group: { id: ctx.caller.group.id, role: "member" } }) };
+    }
+  }
+  const group = await groups.createGroup({
+    id: ctx.deps.ids.next("group"),
+    createdByAgent: true,
+    headSessionId: ctx.caller.id,
+    createdAt: at,
+  });
+  const head = await groups.setSessionGroup({
+    sessionId: ctx.caller.id,
+    groupId: group.id,
+    role: "head",
+    at,
+  });
+  const member = await groups.setSessionGroup({
+    sessionId: session.id,
+    groupId: group.id,
+    role: "member",
+    at,
+  });
+  if (!head.ok || !member.ok) {
+    await groups.deleteGroupIfEmpty({ id: group.id, at });
+    const reason = head.ok ? (member.ok ? "" : member.error) : head.error;
+    return {
+      group: null,
+      warning: `the session could not join a group under this conversation (${reason}); tell the user, who can move it by hand`,
+    };
+  }
+  return { group: await namer.ref({ ...session, group: { id: group.id, role: "member" } }) };
+}
+
+/** R-CGRP-07(c): a group dissolved between the lookup and the start leaves nothing created. */
+async function placeInGroup(
+  ctx: ActionContext,
+  session: SessionRecord,
+  group: GroupRecord,
+): Promise<Placement> {
+  const at = ctx.deps.clock.now();
+  const placed = await ctx.deps.stores.groups.setSessionGroup({
+    sessionId: session.id,
+    groupId: group.id,
+    role: "member",
+    at,
+  });
+  if (!placed.ok) {
+    await ctx.deps.stores.sessions.deleteSession({ id: session.id, at });
+    return refuseUnknownGroup(ctx.deps, group.name ?? group.id, NO_SESSION_CREATED);
+  }
+  return { group: await groupNamer(ctx.deps).ref({ ...session, group: { id: group.id, role: "member" } }) };
+}
+
+/**
+ * §15: starts a session on this relay with the caller's settings for whatever the call omits
+ * (R-CRE-03), after the session rules (§5), the model check (§17) and the group lookup (§15.1),
+ * then gives it its first prompt and waits (§19). The result adds what the session was started
+ * with and its group (R-CRE-08, R-CRE-09).
+ */
+export async function createSession(
+  ctx: ActionContext,
+  call: CallOf<"create_session">,
+): Promise<ActionSuccess> {
+  const { caller, deps } = ctx;
+  refuseSecondLevel(ctx);
+  await refuseFifthActive(ctx, { nothing: NOTHING_CREATED });
+  const provider = chooseProvider(ctx, call.provider);
+  const { model, modelNote } = chooseModel(ctx, provider, call.model);
+  const effort = chooseEffort(ctx, provider, call.effort);
+  const mode = call.mode ?? caller.mode;
+  const cwd = chooseFolder(ctx, call.cwd);
+  const requestedGroup = call.group === undefined ? null : await lookupGroup(ctx, call.group);
+  const title = call.title ?? titleFromText(call.text);
+
+  const session = await deps.stores.sessions.createSession({
+    id: deps.ids.next("session"),
+    title,
+    provider: provider.id,
+    model,
+    effort,
+    mode,
+    cwd,
+    repo: call.repo ?? null,
+    branch: call.branch ?? null,
+    createdBy: { relay: null, session: caller.id },
+    // R-UI-03: the `via agent · "title"` badge names the starting conversation.
+    viaAgent: caller.title,
+    createdAt: deps.clock.now(),
+  });
+  const placement =
+    requestedGroup === null
+      ? await placeWithCaller(ctx, session)
+      : await placeInGroup(ctx, session, requestedGroup);
+
+  const provenance = callerProvenance(ctx);
+  const { turn } = await ctx.runtime.enqueuePrompt({
+    sessionId: session.id,
+    text: call.text,
+    origin: { kind: "agent", provenance, mode },
+    provenance,
+  });
+  const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
+  const noGroup = placement.warning === undefined ? "" : ` (no group: ${placement.warning})`;
+  return {
+    session: session.id,
+    details: `${waited.fields.status}${noGroup}`,
+    fields: {
+      ...waited.fields,
+      provider: provider.id,
+      model,
+      mode,
+      effort,
+      title,
+      ...(call.repo === undefined ? {} : { repo: call.repo }),
+      ...(call.branch === undefined ? {} : { branch: call.branch }),
+      group: placement.group,
+      ...(placement.warning === undefined ? {} : { groupWarning: placement.warning }),
+      ...(modelNote === undefined ? {} : { modelNote }),
+    },
+    notes: [
+      ...waited.notes,
+      ...(placement.warning === undefined
+        ? []
+        : ["The session did not land in a group: tell the user, who can move it by hand."]),
+    ],
+  };
+}

@@ -1,0 +1,147 @@
+import { silentLogger } from "@oar/core";
+import { errorEnvelope, okEnvelope, parseCall, type RelayToolCall } from "@oar/schema";
+import type { EngineDeps, ExecuteOptions, ToolResult } from "../engine";
+import type { SessionRuntime } from "../runtime/session-runtime";
+import { readSettings } from "../settings";
+import { archive } from "./archive";
+import type { ActionContext, ActionSuccess } from "./context";
+import { createSession } from "./create-session";
+import { AGENT_SESSIONS_SETTING, listRelays } from "./list-relays";
+import { listSessions } from "./list-sessions";
+import { readSession } from "./read-session";
+import { refusalEnvelope, refuse } from "./refusal";
+import { resolveRelay } from "./relay";
+import { relayInfo } from "./relay-info";
+import { send } from "./send";
+import { stop } from "./stop";
+import { summaryLine } from "./summary";
+import { unsupported } from "./unsupported";
+import { updateSession } from "./update-session";
+import { usage } from "./usage";
+import { wait } from "./wait";
+
+/** The engine's parts every call runs with. */
+export interface EngineParts {
+  readonly deps: EngineDeps;
+  readonly runtime: SessionRuntime;
+}
+
+function run(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
+  switch (call.action) {
+    case "list_relays":
+      return listRelays(ctx);
+    case "relay_info":
+      return relayInfo(ctx);
+    case "usage":
+      return usage(ctx);
+    case "list_sessions":
+      return listSessions(ctx, call);
+    case "read_session":
+      return readSession(ctx, call);
+    case "send":
+      return send(ctx, call);
+    case "create_session":
+      return createSession(ctx, call);
+    case "update_session":
+      return updateSession(ctx, call);
+    case "wait":
+      return wait(ctx, call);
+    case "stop":
+      return stop(ctx, call);
+    case "archive":
+      return archive(ctx, call);
+    default:
+      return Promise.resolve(unsupported(call.action));
+  }
+}
+
+/** Everything but list_relays works on a relay (§3.1), and on this one only while the owner allows it (GAP-02). */
+function checkRelay(ctx: ActionContext, call: RelayToolCall): void {
+  if (call.action === "list_relays") {
+    return;
+  }
+  const { name } = ctx.deps.relay;
+  resolveRelay(call.relay, name);
+  if (!ctx.settings.agentSessions.enabled) {
+    refuse(
+      "REMOTE_RELAY_PERMISSION",
+      `Agents may not use sessions on relay "${name}": the owner's setting "${AGENT_SESSIONS_SETTING}" is off.`,
+    );
+  }
+}
+
+async function runCall(
+  parts: EngineParts,
+  request: {
+    readonly callerSessionId: string;
+    readonly call: RelayToolCall;
+    readonly signal: AbortSignal | undefined;
+  },
+): Promise<ActionSuccess> {
+  const { deps, runtime } = parts;
+  const caller = await deps.stores.sessions.getSession(request.callerSessionId);
+  if (!caller) {
+    refuse(
+      "REMOTE_RELAY_AUTH",
+      `The calling session "${request.callerSessionId}" is not a session of relay "${deps.relay.name}" (unknown or deleted).`,
+    );
+  }
+  const settings = await readSettings(deps.stores.settings);
+  const ctx: ActionContext = { deps, runtime, caller, settings, signal: request.signal };
+  checkRelay(ctx, request.call);
+  return run(ctx, request.call);
+}
+
+/**
+ * Runs one relay_tool call for the calling session: the call rules (parseCall), the caller, the
+ * relay (§3.1), the owner's switch (GAP-02), then the action. Refusals come back as error
+ * envelopes; anything else is a bug, logged with a request id and answered REMOTE_RELAY_INTERNAL.
+ */
+export async function executeCall(
+  parts: EngineParts,
+  callerSessionId: string,
+  input: unknown,
+  options: ExecuteOptions = {},
+): Promise<ToolResult> {
+  const parsed = parseCall(input);
+  if (!parsed.ok) {
+    return parsed.envelope;
+  }
+  const { call, ignored } = parsed;
+  const { deps } = parts;
+  try {
+    const success = await runCall(parts, { callerSessionId, call, signal: options.signal });
+    const note = (success.notes ?? []).join(" ");
+    return okEnvelope(
+      {
+        relay: deps.relay.name,
+        summary: summaryLine({
+          action: call.action,
+          relay: deps.relay.name,
+          ...(success.session === undefined ? {} : { session: success.session }),
+          details: success.details,
+        }),
+        ignored,
+        ...(note === "" ? {} : { note }),
+      },
+      success.fields,
+    );
+  } catch (error) {
+    const refusal = refusalEnvelope(error, ignored);
+    if (refusal) {
+      return refusal;
+    }
+    const requestId = deps.ids.next("request");
+    (deps.logger ?? silentLogger).error("relay_tool call failed", {
+      requestId,
+      action: call.action,
+      callerSessionId,
+      error,
+    });
+    return errorEnvelope(
+      "REMOTE_RELAY_INTERNAL",
+      `The relay failed on this ${call.action} call (request ${requestId}); the owner can find it in the relay's log.`,
+      { requestId, ignored },
+    );
+  }
+}

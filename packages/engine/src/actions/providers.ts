@@ -1,0 +1,48 @@
+import type { EngineDeps } from "../engine";
+import type { Provider, ProviderInfo } from "../ports/provider";
+import { refuse } from "./refusal";
+
+export function findProvider(deps: EngineDeps, id: string): Provider | undefined {
+  return deps.providers.find((provider) => provider.info.id === id);
+}
+
+/** Providers an agent can start a session with: not the ones whose agent runs outside the relay. */
+export function startableProviders(deps: EngineDeps): ProviderInfo[] {
+  return deps.providers.map((provider) => provider.info).filter((info) => !info.drivenFromOutside);
+}
+
+/** The provider a session runs on; gone from this relay → REMOTE_RELAY_PROVIDER_UNAVAILABLE. */
+export function providerOfSession(
+  deps: EngineDeps,
+  session: { readonly id: string; readonly provider: string },
+  nothing: string,
+): ProviderInfo {
+  const provider = findProvider(deps, session.provider);
+  if (!provider) {
+    refuse(
+      "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
+      `Session ${session.id} runs on provider "${session.provider}", which relay "${deps.relay.name}" no longer offers. ${nothing}`,
+    );
+  }
+  return provider.info;
+}
+
+/** External sessions have no worker: their agent runs outside the relay and takes no prompts (DESIGN §5). */
+export function refuseDrivenFromOutside(
+  info: ProviderInfo,
+  session: { readonly id: string; readonly title: string },
+  nothing: string,
+): void {
+  if (info.drivenFromOutside) {
+    refuse(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `Session ${session.id} ("${session.title}") is driven from outside the relay (provider "${info.id}"): its agent runs elsewhere and cannot take prompts. ${nothing}`,
+    );
+  }
+}
+
+/** The model a provider starts sessions with. */
+export function defaultModel(info: ProviderInfo): string | null {
+  const models = info.models ?? [];
+  return (models.find((model) => model.default) ?? models[0])?.id ?? null;
+}

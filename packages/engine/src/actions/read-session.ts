@@ -1,0 +1,100 @@
+import { toIso } from "@oar/core";
+import { type CallOf, type GroupMember, LIMITS, type SessionMessage } from "@oar/schema";
+import type { MessageRecord, SessionRecord } from "../ports/session-store";
+import type { ActionContext, ActionSuccess } from "./context";
+import { groupNamer } from "./groups";
+import { requireSession, sessionState } from "./sessions";
+import { plural } from "./summary";
+import { pendingQuestionView } from "./waiting";
+
+/** Who sent a prompt from another agent, as the `↗ from` badge names it (R-UI-05). */
+function sentBy(message: MessageRecord): string | undefined {
+  const from = message.provenance;
+  if (!from) {
+    return undefined;
+  }
+  const model = from.model === null ? "" : ` · ${from.model}`;
+  return `relay "${from.relay}" · session "${from.title}" (${from.session})${model}`;
+}
+
+function messageView(message: MessageRecord): SessionMessage {
+  const from = sentBy(message);
+  return {
+    id: message.id,
+    // Relay events and system notes are the relay's own messages, not the agent's or the user's.
+    role: message.role === "user" || message.role === "assistant" ? message.role : "relay",
+    text: message.text,
+    at: toIso(message.createdAt),
+    ...(from === undefined ? {} : { from }),
+  };
+}
+
+async function groupWithMembers(ctx: ActionContext, session: SessionRecord) {
+  const group = await groupNamer(ctx.deps).ref(session);
+  if (!group) {
+    return undefined;
+  }
+  const listed = await ctx.deps.stores.sessions.listSessions({
+    scope: "all",
+    groupId: group.id,
+    limit: LIMITS.groupMembersMax + 1,
+  });
+  const members: GroupMember[] = listed
+    .filter((member) => member.id !== session.id)
+    .slice(0, LIMITS.groupMembersMax)
+    .map((member) => ({
+      id: member.id,
+      title: member.title,
+      role: member.group?.role ?? "member",
+      state: sessionState(member, ctx.runtime),
+      ...(member.archivedAt !== null ? { archived: true } : {}),
+    }));
+  return { ...group, members };
+}
+
+async function inFlightView(ctx: ActionContext, sessionId: string) {
+  const running = ctx.runtime.inFlight(sessionId);
+  if (!running) {
+    return null;
+  }
+  const turn = await ctx.deps.stores.sessions.getTurn(running.turnId);
+  return {
+    text: running.text,
+    ...(turn?.promptMessageId ? { message_id: turn.promptMessageId } : {}),
+  };
+}
+
+/**
+ * §12: the last `last` messages, what is happening now (`state`, `inFlight`, `pendingQuestions`
+ * with their `kind`), the group's other members (≤ 50) and the owner's `mayCreateSessions`.
+ * A conversation may read itself (an external agent reads its own messages this way).
+ */
+export async function readSession(ctx: ActionContext, call: CallOf<"read_session">): Promise<ActionSuccess> {
+  const session = await requireSession(ctx, call.session, { allowArchived: true });
+  const [messages, inFlight, questions, group] = await Promise.all([
+    ctx.deps.stores.sessions.listMessages(session.id, { last: call.last }),
+    inFlightView(ctx, session.id),
+    ctx.runtime.pendingQuestions(session.id),
+    groupWithMembers(ctx, session),
+  ]);
+  return {
+    session: session.id,
+    details: plural(messages.length, "message"),
+    fields: {
+      session: session.id,
+      title: session.title,
+      provider: session.provider,
+      model: session.model,
+      state: sessionState(session, ctx.runtime),
+      cwd: session.cwd,
+      ...(session.archivedAt !== null ? { archived: true } : {}),
+      inFlight,
+      pendingQuestions: questions.map(pendingQuestionView),
+      messages: messages.map(messageView),
+      // Background tasks arrive with the tasks issue.
+      tasks: [],
+      ...(group ? { group } : {}),
+      ...(session.mayCreateSessions ? { mayCreateSessions: true } : {}),
+    },
+  };
+}

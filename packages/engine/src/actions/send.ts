@@ -1,0 +1,71 @@
+import type { CallOf } from "@oar/schema";
+import type { SessionPatch } from "../ports/session-store";
+import type { ActionContext, ActionSuccess } from "./context";
+import { checkEffort, checkModel } from "./model-check";
+import { providerOfSession, refuseDrivenFromOutside } from "./providers";
+import { refuse } from "./refusal";
+import { refuseFifthActive } from "./session-rules";
+import { callerProvenance, refuseSelf, requireSession } from "./sessions";
+import { waitForTurn } from "./waiting";
+
+const NOTHING_SENT = "Nothing was sent.";
+
+/**
+ * §14: queues a prompt in another session of this relay and waits for the reply (§19). Every
+ * check runs before anything is written, so a refused call sends nothing and changes nothing
+ * (R-BILL-02). A busy session queues the prompt behind its current turn.
+ */
+export async function send(ctx: ActionContext, call: CallOf<"send">): Promise<ActionSuccess> {
+  const relayName = ctx.deps.relay.name;
+  refuseSelf(ctx, "send", call.session);
+  const target = await requireSession(ctx, call.session, { allowArchived: false, nothing: NOTHING_SENT });
+  const provider = providerOfSession(ctx.deps, target, NOTHING_SENT);
+  refuseDrivenFromOutside(provider, target, NOTHING_SENT);
+  const { modelNote } =
+    call.model === undefined
+      ? {}
+      : checkModel({ provider, model: call.model, relayName, nothing: NOTHING_SENT });
+  if (call.effort !== undefined) {
+    checkEffort({ provider, effort: call.effort, nothing: NOTHING_SENT });
+  }
+  // DESIGN GAP-01: a billing switch needs a provider with two billings; none built in has them.
+  if (call.provider !== undefined && call.provider !== target.provider) {
+    refuse(
+      "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
+      `Relay "${relayName}" cannot switch session ${target.id} from provider "${target.provider}" to "${call.provider}": no provider here offers a second billing to switch to. ${NOTHING_SENT}`,
+    );
+  }
+  await refuseFifthActive(ctx, { target, nothing: NOTHING_SENT });
+
+  // R-SEND-05: without `mode` the prompt carries the caller's own mode, and either way that mode
+  // replaces one set by update_session.
+  const mode = call.mode ?? ctx.caller.mode;
+  const patch: { -readonly [K in keyof SessionPatch]: SessionPatch[K] } = {};
+  if (call.model !== undefined && call.model !== target.model) {
+    patch.model = call.model;
+  }
+  if (call.effort !== undefined && call.effort !== target.effort) {
+    patch.effort = call.effort;
+  }
+  if (mode !== target.mode) {
+    patch.mode = mode;
+  }
+  if (Object.keys(patch).length > 0) {
+    await ctx.deps.stores.sessions.updateSession(target.id, patch);
+  }
+
+  const provenance = callerProvenance(ctx);
+  const { turn } = await ctx.runtime.enqueuePrompt({
+    sessionId: target.id,
+    text: call.text,
+    origin: { kind: "agent", provenance, mode },
+    provenance,
+  });
+  const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
+  return {
+    session: target.id,
+    details: waited.fields.status,
+    fields: { ...waited.fields, ...(modelNote === undefined ? {} : { modelNote }) },
+    notes: waited.notes,
+  };
+}

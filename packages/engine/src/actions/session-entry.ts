@@ -1,0 +1,33 @@
+import { toIso } from "@oar/core";
+import type { SessionListEntry } from "@oar/schema";
+import type { SessionListItem } from "../ports/session-store";
+import type { ActionContext } from "./context";
+import type { GroupNamer } from "./groups";
+import { sessionState } from "./sessions";
+
+/** A session as list_sessions shows it (DESIGN GAP-06, R-LSES-01 … R-LSES-07). */
+export async function sessionListEntry(
+  ctx: ActionContext,
+  session: SessionListItem,
+  namer: GroupNamer,
+): Promise<SessionListEntry> {
+  const group = await namer.ref(session);
+  return {
+    id: session.id,
+    title: session.title,
+    provider: session.provider,
+    model: session.model,
+    state: sessionState(session, ctx.runtime),
+    cwd: session.cwd,
+    lastActivityAt: toIso(session.lastActivityAt),
+    messageCount: session.messageCount,
+    // Background tasks arrive with the tasks issue.
+    tasks: [],
+    ...(group ? { group } : {}),
+    ...(session.createdBy !== null && session.viaAgent !== null
+      ? { viaAgent: { id: session.createdBy.session, title: session.viaAgent } }
+      : {}),
+    ...(session.mayCreateSessions ? { mayCreateSessions: true } : {}),
+    ...(session.archivedAt !== null ? { archived: true } : {}),
+  };
+}

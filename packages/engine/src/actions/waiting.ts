@@ -1,0 +1,74 @@
+import { toIso } from "@oar/core";
+import type { PendingQuestion, Reply, TurnStatus } from "@oar/schema";
+import type { PendingQuestionView, TurnSnapshot } from "../runtime/session-runtime";
+import type { ActionContext } from "./context";
+
+/** What send, create_session and wait return about the prompt's turn (R-WST-05, R-WST-06, GAP-10). */
+export interface TurnResultFields {
+  readonly status: TurnStatus;
+  readonly session: string;
+  readonly message_id: string;
+  readonly reply?: Reply;
+  readonly pendingQuestions?: PendingQuestion[];
+  readonly errorMessage?: string;
+  readonly openUrl?: string;
+}
+
+export interface WaitedTurn {
+  readonly fields: TurnResultFields;
+  /** The cap note when the call asked for more than the relay allows (R-WST-03). */
+  readonly notes: string[];
+}
+
+/** A question as read_session and turn results show it (R-RSES-02). */
+export function pendingQuestionView(question: PendingQuestionView): PendingQuestion {
+  return {
+    question_id: question.id,
+    kind: question.kind,
+    text: question.text,
+    ...(question.options.length > 0 ? { options: [...question.options] } : {}),
+    askedAt: toIso(question.createdAt),
+  };
+}
+
+/** The result fields for a turn as it stands: the whole reply when done, the text so far otherwise. */
+export function turnResultFields(ctx: ActionContext, snapshot: TurnSnapshot): TurnResultFields {
+  const hasReply = snapshot.status === "done" || snapshot.text !== "";
+  const openUrl = ctx.deps.openUrl?.(snapshot.sessionId);
+  return {
+    status: snapshot.status,
+    session: snapshot.sessionId,
+    message_id: snapshot.messageId,
+    ...(hasReply ? { reply: { text: snapshot.text, model: snapshot.model } } : {}),
+    ...(snapshot.status === "waiting"
+      ? { pendingQuestions: snapshot.pendingQuestions.map(pendingQuestionView) }
+      : {}),
+    ...(snapshot.status === "error" && snapshot.error !== null ? { errorMessage: snapshot.error } : {}),
+    ...(openUrl === undefined ? {} : { openUrl }),
+  };
+}
+
+/**
+ * Waits for the turn as long as the call asked in `wait_seconds`, up to the owner's longest wait
+ * (R-WST-01 … R-WST-03); 0 does not wait (R-WST-07). When the time is up the result holds what
+ * there is so far, and the agent can call `wait` again.
+ */
+export async function waitForTurn(
+  ctx: ActionContext,
+  turnId: string,
+  waitSeconds: number,
+): Promise<WaitedTurn> {
+  const longest = ctx.settings.agentSessions.longestWaitSeconds;
+  const seconds = Math.min(waitSeconds, longest);
+  const notes =
+    waitSeconds > longest
+      ? [
+          `wait_seconds ${waitSeconds} is more than this relay allows: it waited at most ${longest} s (Longest wait per tool call). Call wait to keep waiting.`,
+        ]
+      : [];
+  const snapshot =
+    seconds === 0
+      ? await ctx.runtime.snapshot(turnId)
+      : await ctx.runtime.waitForTurn(turnId, seconds * 1000, ctx.signal);
+  return { fields: turnResultFields(ctx, snapshot), notes };
+}

@@ -1,0 +1,35 @@
+import { executeCall } from "./actions/execute";
+import type { Engine, EngineDeps } from "./engine";
+import { createOwnerApi } from "./owner/create-owner-api";
+import { createSessionRuntime } from "./runtime/create-session-runtime";
+import { readSettings } from "./settings";
+
+/**
+ * The action engine over the given stores and providers: relay_tool calls (`execute`), the
+ * owner's verbs (`owner`), and the session runtime that runs every session's turns. Call
+ * `start()` once the stores are open (it recovers after a restart) and `close()` before closing them.
+ */
+export function createEngine(deps: EngineDeps): Engine {
+  const settings = () => readSettings(deps.stores.settings);
+  const runtime = createSessionRuntime({
+    stores: deps.stores,
+    providers: deps.providers,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: deps.logger,
+    // A worker's relay_tool call (the script agent's `!tool`, a CLI agent's MCP call) runs
+    // through the same rules as any other caller's.
+    callTool: (sessionId, input) => engine.execute(sessionId, input),
+    maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
+  });
+  const engine: Engine = {
+    execute: (callerSessionId, input, options) =>
+      executeCall({ deps, runtime }, callerSessionId, input, options),
+    // GAP-02: agent sessions on this relay are the only condition until paired relays exist.
+    isToolEnabled: async () => (await settings()).agentSessions.enabled,
+    owner: createOwnerApi(deps, runtime),
+    start: () => runtime.start(),
+    close: () => runtime.close(),
+  };
+  return engine;
+}

@@ -1,0 +1,133 @@
+import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
+import type { OwnerSettingsPatch } from "@oar/schema";
+import { expect, onTestFinished } from "vitest";
+import { createEngine } from "../../src/create-engine";
+import type { Engine, EngineDeps, EngineStores, ExecuteOptions, ToolResult } from "../../src/engine";
+import type { Provider } from "../../src/ports/provider";
+import type { NewSession, SessionRecord } from "../../src/ports/session-store";
+import { patchSettings } from "../../src/settings";
+import {
+  createMemoryEngineStores,
+  createTestProvider,
+  type TestProvider,
+  type TestProviderOptions,
+} from "../../src/testing";
+
+export const T0 = Date.parse("2026-01-01T00:00:00.000Z");
+export const RELAY = { name: "desk", version: "0.1.0", platform: "linux-x64" } as const;
+
+/** Lets every promise callback and store call run (no time passes on the FakeClock). */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A promise with a flag saying whether it has settled yet. */
+export function track<T>(promise: Promise<T>): { readonly promise: Promise<T>; settled(): boolean } {
+  let done = false;
+  const tracked = promise.finally(() => {
+    done = true;
+  });
+  return { promise: tracked, settled: () => done };
+}
+
+export interface HarnessOptions {
+  readonly allowedRoots?: readonly string[];
+  readonly openUrl?: (sessionId: string) => string;
+  readonly testProvider?: TestProviderOptions;
+  readonly extraProviders?: readonly Provider[];
+  /** Overrides of the calling conversation (an owner-started session by default). */
+  readonly caller?: Partial<NewSession>;
+}
+
+export interface Harness {
+  readonly clock: FakeClock;
+  readonly stores: EngineStores;
+  readonly provider: TestProvider;
+  readonly engine: Engine;
+  readonly deps: EngineDeps;
+  /** The calling conversation: an owner-started session on the test provider. */
+  readonly caller: SessionRecord;
+  /** Runs a relay_tool call as the caller. */
+  call(input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  callAs(sessionId: string, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /** A call expected to succeed: fails the test with the envelope otherwise. */
+  ok(input: unknown, sessionId?: string): Promise<ToolResult>;
+  /** A session the owner started (no createdBy), on the test provider. */
+  ownerSession(overrides?: Partial<NewSession>): Promise<SessionRecord>;
+  /** A session this caller's agent started (createdBy = the caller), idle. */
+  agentSession(overrides?: Partial<NewSession>): Promise<SessionRecord>;
+  session(id: string): Promise<SessionRecord>;
+  patchSettings(patch: OwnerSettingsPatch): Promise<void>;
+}
+
+/** An engine over memory stores, the test provider and a FakeClock, closed after the test. */
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = new FakeClock(T0);
+  const stores = createMemoryEngineStores();
+  const provider = createTestProvider(options.testProvider);
+  const deps: EngineDeps = {
+    stores,
+    providers: [provider, ...(options.extraProviders ?? [])],
+    clock,
+    ids: createSequentialIdGenerator(),
+    relay: RELAY,
+    ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
+    ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
+  };
+  const engine = createEngine(deps);
+  await engine.start();
+  onTestFinished(async () => {
+    provider.release();
+    await engine.close();
+  });
+
+  let count = 0;
+  const ownerSession = async (overrides: Partial<NewSession> = {}) => {
+    count++;
+    return stores.sessions.createSession({
+      id: `ses_owner${String(count).padStart(7, "0")}`,
+      title: `Owner session ${count}`,
+      provider: "test",
+      model: "test-1",
+      createdAt: clock.now(),
+      ...overrides,
+    });
+  };
+  const caller = await ownerSession({ title: "Planner", cwd: "/work/app", ...options.caller });
+  const callAs = (sessionId: string, input: unknown, executeOptions?: ExecuteOptions) =>
+    engine.execute(sessionId, input, executeOptions);
+  return {
+    clock,
+    stores,
+    provider,
+    engine,
+    deps,
+    caller,
+    call: (input, executeOptions) => callAs(caller.id, input, executeOptions),
+    callAs,
+    async ok(input, sessionId = caller.id) {
+      const result = await callAs(sessionId, input);
+      expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
+      return result;
+    },
+    ownerSession,
+    agentSession: (overrides = {}) =>
+      ownerSession({ createdBy: { relay: null, session: caller.id }, viaAgent: caller.title, ...overrides }),
+    async session(id) {
+      const session = await stores.sessions.getSession(id);
+      expect(session).not.toBeNull();
+      return session as SessionRecord;
+    },
+    async patchSettings(patch) {
+      await patchSettings(stores.settings, patch);
+    },
+  };
+}
+
+/** The refusal's code and message, for compact assertions. */
+export function refusal(result: ToolResult): { code: unknown; error: unknown } {
+  expect(result.ok, JSON.stringify(result)).toBe(false);
+  return { code: result.code, error: result.error };
+}
