@@ -20,10 +20,12 @@ async function start(): Promise<void> {
       services.ownerTokenSource === "env"
         ? "from RELAY_OWNER_TOKEN"
         : `${services.ownerToken} (kept in ${config.dataDir})`;
-    console.log(`OAR relay "${config.name}" listening on http://${config.host}:${info.port}`);
+    const base = `http://${config.host}:${info.port}`;
+    console.log(`OAR relay "${config.name}" listening on ${base}`);
     console.log(`  store: ${store}`);
     console.log(`  owner token: ${token}`);
-    console.log("  agent and owner surfaces: not implemented yet (only GET /healthz answers)");
+    console.log(`  owner API: ${base}/v1/owner (bearer: the owner token)`);
+    console.log(`  MCP: ${base}/mcp · plain calls: POST ${base}/v1/tool (bearer: a session's agent token)`);
   });
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,7 +1,10 @@
-import { type Clock, createIdGenerator, type IdGenerator, systemClock } from "@oar/core";
+import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClock } from "@oar/core";
+import { createEngine, type Engine, type EngineStores, type Provider } from "@oar/engine";
+import { createExternalProvider, createScriptProvider } from "@oar/providers";
 import { openStorage, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
 import { type RelayConfig, storageTarget } from "./config";
+import { consoleLogger } from "./console-logger";
 import { newApp } from "./http/app";
 import { resolveOwnerToken } from "./owner-token";
 import { RELAY_VERSION } from "./version";
@@ -10,7 +13,9 @@ export interface RelayServices {
   readonly config: RelayConfig;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  readonly logger: Logger;
   readonly storage: Storage;
+  readonly engine: Engine;
   readonly ownerToken: string;
   readonly ownerTokenSource: "env" | "file" | "generated";
 }
@@ -18,26 +23,73 @@ export interface RelayServices {
 export interface Relay {
   readonly app: Hono;
   readonly services: RelayServices;
+  /** Closes the engine (every worker), then the store. Idempotent. */
   close(): Promise<void>;
 }
 
 export interface RelayOverrides {
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+  /** Default: the built-in `script` provider and `external` (DESIGN §5). */
+  readonly providers?: readonly Provider[];
+  /** How often long waits write a keep-alive (default 25 s, DESIGN §4). */
+  readonly keepAliveMs?: number;
 }
 
-/** The composition root: the one place that wires config, storage and the HTTP surface. */
+/** The composition root: the one place that wires config, storage, the engine and the HTTP surface. */
 export async function createRelay(config: RelayConfig, overrides: RelayOverrides = {}): Promise<Relay> {
   const owner = await resolveOwnerToken({ configured: config.ownerToken, dataDir: config.dataDir });
   const storage = await openStorage(storageTarget(config));
+  const clock = overrides.clock ?? systemClock;
+  const ids = overrides.ids ?? createIdGenerator();
+  const logger = overrides.logger ?? consoleLogger;
+  const { sessions, groups, settings, questions, tokens } = storage.stores;
+  const stores: EngineStores = { sessions, groups, settings, questions };
+  const engine = createEngine({
+    stores,
+    providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
+    clock,
+    ids,
+    logger,
+    relay: { name: config.name, version: RELAY_VERSION, platform: `${process.platform}-${process.arch}` },
+  });
+  try {
+    // Restart recovery: turns the last process left running end as `error`; queued ones start.
+    await engine.start();
+  } catch (cause) {
+    await engine.close();
+    await storage.close();
+    throw cause;
+  }
   const services: RelayServices = {
     config,
-    clock: overrides.clock ?? systemClock,
-    ids: overrides.ids ?? createIdGenerator(),
+    clock,
+    ids,
+    logger,
     storage,
+    engine,
     ownerToken: owner.token,
     ownerTokenSource: owner.source,
   };
-  const app = newApp({ name: config.name, version: RELAY_VERSION });
-  return { app, services, close: () => storage.close() };
+  const app = newApp(
+    { name: config.name, version: RELAY_VERSION },
+    {
+      engine,
+      tokens,
+      sessions,
+      ownerToken: owner.token,
+      ids,
+      clock,
+      logger,
+      ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
+    },
+  );
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    const current = closing ?? engine.close().finally(() => storage.close());
+    closing = current;
+    return current;
+  };
+  return { app, services, close };
 }

@@ -43,3 +43,24 @@ export function spawnRelay(env: Record<string, string>): RelayProcess {
   listening.catch(() => {});
   return { child, output: () => text, listening, exited };
 }
+
+/** A call to a running relay's owner API (bearer = the owner token); the JSON answer and status. */
+export async function ownerCall<T = Record<string, unknown>>(
+  base: string,
+  token: string,
+  request: { readonly method: string; readonly path: string; readonly body?: unknown },
+): Promise<{ readonly status: number; readonly body: T }> {
+  const response = await fetch(`${base}${request.path}`, {
+    method: request.method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Kills a relay a failed test left running, so no process outlives its test. */
+export function stopIfRunning(relay: RelayProcess): void {
+  if (relay.child.exitCode === null && relay.child.signalCode === null) {
+    relay.child.kill("SIGKILL");
+  }
+}

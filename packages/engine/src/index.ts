@@ -1,3 +1,4 @@
+export { createEngine } from "./create-engine";
 export type {
   Engine,
   EngineDeps,
@@ -10,6 +11,7 @@ export type {
   RelayIdentity,
   ToolResult,
 } from "./engine";
+export { createOwnerApi } from "./owner/create-owner-api";
 export type {
   GroupListItem,
   GroupRecord,
@@ -64,6 +66,7 @@ export type {
 } from "./ports/session-store";
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewToken, TokenKind, TokenRecord, TokenStore } from "./ports/token-store";
+export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
 export type {
   EnqueuePrompt,
   PendingQuestionView,

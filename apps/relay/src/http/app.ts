@@ -1,23 +1,76 @@
+import { type Clock, type IdGenerator, type Logger, silentLogger } from "@oar/core";
+import type { Engine, SessionStore, TokenStore } from "@oar/engine";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { errorResponse, handleError } from "./errors";
+import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
+import { agentAuth, ownerAuth } from "./middleware/bearer-auth";
+import { relayRequestId } from "./middleware/request-id";
+import { agentToolRoutes } from "./routes/agent-tool";
+import { mcpRoutes } from "./routes/mcp";
+import { ownerCardRoutes } from "./routes/owner-cards";
+import { ownerGroupRoutes } from "./routes/owner-groups";
+import { ownerSessionRoutes } from "./routes/owner-sessions";
+import { ownerSettingsRoutes } from "./routes/owner-settings";
 
 export interface AppInfo {
   readonly name: string;
   readonly version: string;
 }
 
-/** The HTTP surface. This issue serves /healthz; the agent, owner and peer routes mount here next. */
-export function newApp(info: AppInfo): Hono {
+/** What the agent and owner surfaces run on. */
+export interface AppSurfaces {
+  readonly engine: Engine;
+  readonly tokens: TokenStore;
+  readonly sessions: SessionStore;
+  readonly ownerToken: string;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  /** How often a long wait writes a keep-alive (default 25 s, DESIGN §4); tests shorten it. */
+  readonly keepAliveMs?: number;
+}
+
+// A prompt is at most 100 000 characters (LIMITS.textMaxChars); JSON escaping can grow it a few times.
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The HTTP surface (DESIGN §4): /healthz, and with `surfaces` the agent surface (/mcp, /v1/tool)
+ * and the owner surface (/v1/owner/…). Every error is `{ ok: false, code, error }`.
+ */
+export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   const app = new Hono();
-  app.get("/healthz", (c) => c.json({ ok: true, name: info.name, version: info.version }));
+  const logger = surfaces?.logger ?? silentLogger;
+  app.onError(handleError(logger));
   app.notFound((c) =>
-    c.json(
-      {
-        ok: false,
-        code: "REMOTE_RELAY_NOT_FOUND",
-        error: `No route ${c.req.method} ${c.req.path} on this relay.`,
-      },
-      404,
-    ),
+    errorResponse(c, "REMOTE_RELAY_NOT_FOUND", `No route ${c.req.method} ${c.req.path} on this relay.`),
   );
+  app.get("/healthz", (c) => c.json({ ok: true, name: info.name, version: info.version }));
+  if (!surfaces) {
+    return app;
+  }
+  const { engine, clock, ids } = surfaces;
+  const keepAliveMs = surfaces.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  app.use(relayRequestId(ids));
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorResponse(c, "REMOTE_RELAY_INVALID_INPUT", `The request body is over ${MAX_BODY_BYTES} bytes.`),
+    }),
+  );
+
+  const agent = agentAuth({ tokens: surfaces.tokens, sessions: surfaces.sessions });
+  app.use("/mcp", agent);
+  app.use("/v1/tool", agent);
+  app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));
+  app.route("/v1/tool", agentToolRoutes({ engine, clock, logger, keepAliveMs }));
+
+  // Inbox, peers and /events mount here with their issues; until then they are unknown routes.
+  app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
+  app.route("/v1/owner/sessions", ownerSessionRoutes({ engine, tokens: surfaces.tokens, ids, clock }));
+  app.route("/v1/owner/settings", ownerSettingsRoutes(engine));
+  app.route("/v1/owner/groups", ownerGroupRoutes(engine));
+  app.route("/v1/owner/cards", ownerCardRoutes(engine));
   return app;
 }

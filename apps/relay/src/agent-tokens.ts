@@ -1,0 +1,30 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Clock, IdGenerator } from "@oar/core";
+import type { TokenStore } from "@oar/engine";
+
+/** Tokens are kept as their sha256 (DESIGN §3, §7): a stolen database holds no usable token. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * A new agent token for a session (kind "agent", subject = the session id): how an external
+ * agent, a CLI the relay starts, or a test acts as that conversation.
+ */
+export async function issueAgentToken(options: {
+  readonly tokens: TokenStore;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly sessionId: string;
+}): Promise<string> {
+  const token = `oar_agent_${randomBytes(32).toString("base64url")}`;
+  await options.tokens.storeToken({
+    id: options.ids.next("token"),
+    kind: "agent",
+    hash: hashToken(token),
+    subject: options.sessionId,
+    label: null,
+    createdAt: options.clock.now(),
+  });
+  return token;
+}

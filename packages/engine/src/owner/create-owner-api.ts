@@ -1,0 +1,42 @@
+import type { EngineDeps, OwnerApi } from "../engine";
+import type { SessionRuntime } from "../runtime/session-runtime";
+import { patchSettings, readSettings } from "../settings";
+import { answerOwnerCard, listOwnerCards } from "./owner-cards";
+import type { OwnerContext } from "./owner-context";
+import { createOwnerGroup, dissolveOwnerGroup, listOwnerGroups, renameOwnerGroup } from "./owner-groups";
+import {
+  archiveOwnerSession,
+  createOwnerSession,
+  deleteOwnerSession,
+  killOwnerSession,
+  listOwnerSessions,
+  patchOwnerSession,
+  postOwnerMessage,
+} from "./owner-sessions";
+import { sessionDetail } from "./session-views";
+
+/**
+ * The owner's verbs (DESIGN §4 owner surface) over the engine's stores and session runtime.
+ * Refusals are RelayErrors with wire codes: NOT_FOUND for an unknown id, INVALID_INPUT for a bad value.
+ */
+export function createOwnerApi(deps: EngineDeps, runtime: SessionRuntime): OwnerApi {
+  const ctx: OwnerContext = { deps, runtime };
+  return {
+    createSession: (body) => createOwnerSession(ctx, body),
+    listSessions: (options) => listOwnerSessions(ctx, options?.scope),
+    getSession: (id) => sessionDetail(ctx, id),
+    patchSession: (id, body) => patchOwnerSession(ctx, id, body),
+    postMessage: (id, text) => postOwnerMessage(ctx, id, text),
+    archiveSession: (id) => archiveOwnerSession(ctx, id),
+    killSession: (id) => killOwnerSession(ctx, id),
+    deleteSession: (id) => deleteOwnerSession(ctx, id),
+    getSettings: () => readSettings(deps.stores.settings),
+    patchSettings: (patch) => patchSettings(deps.stores.settings, patch),
+    listGroups: () => listOwnerGroups(ctx),
+    createGroup: (body) => createOwnerGroup(ctx, body),
+    renameGroup: (id, name) => renameOwnerGroup(ctx, id, name),
+    dissolveGroup: (id) => dissolveOwnerGroup(ctx, id),
+    listCards: (options) => listOwnerCards(ctx, options?.status),
+    answerCard: (id, body) => answerOwnerCard(ctx, id, body),
+  };
+}

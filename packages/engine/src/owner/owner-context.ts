@@ -1,0 +1,31 @@
+import { RelayError } from "@oar/core";
+import type { EngineDeps } from "../engine";
+import type { Provider } from "../ports/provider";
+import type { SessionRecord } from "../ports/session-store";
+import type { SessionRuntime } from "../runtime/session-runtime";
+
+/** What every owner verb works with. */
+export interface OwnerContext {
+  readonly deps: EngineDeps;
+  readonly runtime: SessionRuntime;
+}
+
+export async function requireSession(ctx: OwnerContext, id: string): Promise<SessionRecord> {
+  const session = await ctx.deps.stores.sessions.getSession(id);
+  if (!session) {
+    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${id} on this relay.`);
+  }
+  return session;
+}
+
+/** The provider a session runs on; a provider removed from the relay's configuration is unavailable. */
+export function providerOf(ctx: OwnerContext, session: SessionRecord): Provider {
+  const provider = ctx.deps.providers.find((p) => p.info.id === session.provider);
+  if (!provider) {
+    throw new RelayError(
+      "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
+      `Session ${session.id} runs on provider "${session.provider}", which this relay no longer offers.`,
+    );
+  }
+  return provider;
+}

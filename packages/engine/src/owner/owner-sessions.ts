@@ -1,0 +1,265 @@
+import { RelayError } from "@oar/core";
+import type { OwnerCreateSessionBody, OwnerPatchSessionBody } from "@oar/schema";
+import { checkEffort, checkModel } from "../actions/model-check";
+import { defaultModel } from "../actions/providers";
+import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
+import type {
+  MessageRecord,
+  SessionPatch,
+  SessionRecord,
+  SessionScope,
+  TurnRecord,
+} from "../ports/session-store";
+import { resolveCwd } from "./allowed-cwd";
+import { findGroup } from "./group-lookup";
+import { type OwnerContext, providerOf, requireSession } from "./owner-context";
+import { chooseProvider } from "./provider-choice";
+import { sessionDetail, sessionView } from "./session-views";
+
+const TITLE_FROM_TEXT_MAX = 60;
+// A provider with no model list yet still needs a name on the row; the provider picks its own.
+const UNLISTED_MODEL = "default";
+
+/** A conversation without a title is named after the first line of its first message. */
+function titleFor(body: OwnerCreateSessionBody): string {
+  if (body.title !== undefined) {
+    return body.title.trim();
+  }
+  const firstLine = body.text
+    ?.split(/\r?\n/)
+    .find((line) => line.trim() !== "")
+    ?.trim();
+  if (firstLine === undefined) {
+    return "New session";
+  }
+  return firstLine.length > TITLE_FROM_TEXT_MAX
+    ? `${firstLine.slice(0, TITLE_FROM_TEXT_MAX - 1)}…`
+    : firstLine;
+}
+
+/** POST /v1/owner/sessions: a conversation the owner started; every check runs before anything is written. */
+export async function createOwnerSession(
+  ctx: OwnerContext,
+  body: OwnerCreateSessionBody,
+): Promise<OwnerSessionDetail> {
+  const { deps } = ctx;
+  const provider = chooseProvider(deps.providers, body.provider);
+  if (body.model !== undefined) {
+    checkModel({
+      provider: provider.info,
+      model: body.model,
+      relayName: deps.relay.name,
+      nothing: "Nothing was created.",
+    });
+  }
+  const model = body.model ?? defaultModel(provider.info) ?? UNLISTED_MODEL;
+  const cwd = resolveCwd(deps.allowedRoots, body.cwd);
+  const group =
+    body.group === undefined
+      ? null
+      : await findGroup(deps.stores.groups, body.group, {
+          relay: deps.relay.name,
+          outcome: "No session was created.",
+        });
+  const now = deps.clock.now();
+  const session = await deps.stores.sessions.createSession({
+    id: deps.ids.next("session"),
+    title: titleFor(body),
+    provider: provider.info.id,
+    model,
+    mode: body.mode ?? "agent",
+    cwd,
+    createdAt: now,
+  });
+  if (group) {
+    const placed = await deps.stores.groups.setSessionGroup({
+      sessionId: session.id,
+      groupId: group.id,
+      role: "member",
+      at: now,
+    });
+    if (!placed.ok) {
+      // Dissolved between the lookup and now (R-CGRP-07 c): nothing stays created.
+      await deps.stores.sessions.deleteSession({ id: session.id, at: now });
+      throw new RelayError(
+        "REMOTE_RELAY_UNKNOWN_GROUP",
+        `The session group ${group.id} was dissolved just now. No session was created.`,
+      );
+    }
+  }
+  if (body.text !== undefined) {
+    await postText(ctx, session, body.text);
+  }
+  return sessionDetail(ctx, session.id);
+}
+
+export async function listOwnerSessions(
+  ctx: OwnerContext,
+  scope: SessionScope = "active",
+): Promise<OwnerSessionView[]> {
+  const items = await ctx.deps.stores.sessions.listSessions({ scope });
+  return items.map(sessionView);
+}
+
+/**
+ * A user message. Relay-run sessions get a turn; a session driven from outside (DESIGN §5) only
+ * gets the message, which its agent reads with read_session.
+ */
+async function postText(
+  ctx: OwnerContext,
+  session: SessionRecord,
+  text: string,
+): Promise<{ message: MessageRecord; turn: TurnRecord | null }> {
+  const { sessions } = ctx.deps.stores;
+  if (providerOf(ctx, session).info.drivenFromOutside) {
+    const message = await sessions.appendMessage({
+      id: ctx.deps.ids.next("message"),
+      sessionId: session.id,
+      role: "user",
+      text,
+      createdAt: ctx.deps.clock.now(),
+    });
+    return { message, turn: null };
+  }
+  const { messageId, turn } = await ctx.runtime.enqueuePrompt({
+    sessionId: session.id,
+    text,
+    origin: { kind: "owner" },
+  });
+  const message = (await sessions.getMessage(messageId)) ?? {
+    id: messageId,
+    sessionId: session.id,
+    turnId: turn.id,
+    role: "user",
+    text,
+    provenance: null,
+    createdAt: turn.queuedAt,
+  };
+  return { message, turn };
+}
+
+/** POST /v1/owner/sessions/:id/messages. Writing in an archived conversation brings it back. */
+export async function postOwnerMessage(
+  ctx: OwnerContext,
+  id: string,
+  text: string,
+): Promise<{ message: MessageRecord; turn: TurnRecord | null }> {
+  let session = await requireSession(ctx, id);
+  providerOf(ctx, session);
+  if (session.archivedAt !== null) {
+    session = (await ctx.deps.stores.sessions.unarchiveSession(id)) ?? session;
+  }
+  return postText(ctx, session, text);
+}
+
+/** PATCH /v1/owner/sessions/:id: the whole body is checked before anything changes. */
+export async function patchOwnerSession(
+  ctx: OwnerContext,
+  id: string,
+  body: OwnerPatchSessionBody,
+): Promise<OwnerSessionDetail> {
+  const { deps } = ctx;
+  const session = await requireSession(ctx, id);
+  const patch: { -readonly [K in keyof SessionPatch]: SessionPatch[K] } = {};
+  if (body.title !== undefined) {
+    patch.title = body.title.trim();
+  }
+  if (body.mode !== undefined) {
+    patch.mode = body.mode;
+  }
+  if (body.mayCreateSessions !== undefined) {
+    patch.mayCreateSessions = body.mayCreateSessions;
+  }
+  if (body.model !== undefined || body.effort !== undefined) {
+    const provider = providerOf(ctx, session);
+    const nothing = "Nothing was changed.";
+    if (body.model !== undefined) {
+      checkModel({ provider: provider.info, model: body.model, relayName: deps.relay.name, nothing });
+      patch.model = body.model;
+    }
+    if (body.effort !== undefined) {
+      checkEffort({ provider: provider.info, effort: body.effort, nothing });
+      patch.effort = body.effort;
+    }
+  }
+  const groupTarget =
+    typeof body.group === "string"
+      ? await findGroup(deps.stores.groups, body.group, {
+          relay: deps.relay.name,
+          outcome: "Nothing was changed.",
+        })
+      : null;
+  const cwd = body.cwd === undefined ? undefined : resolveCwd(deps.allowedRoots, body.cwd);
+  const moves = cwd !== undefined && cwd !== session.cwd;
+  if (moves && (await deps.stores.sessions.listActiveTurns({ sessionId: id })).length > 0) {
+    throw new RelayError(
+      "REMOTE_RELAY_BUSY",
+      "The session cannot move to another folder now: a turn is queued or running there. Nothing was changed.",
+    );
+  }
+  if (moves) {
+    patch.cwd = cwd;
+  }
+
+  const now = deps.clock.now();
+  if (Object.keys(patch).length > 0) {
+    await deps.stores.sessions.updateSession(id, patch);
+  }
+  if (groupTarget && groupTarget.id !== session.group?.id) {
+    const placed = await deps.stores.groups.setSessionGroup({
+      sessionId: id,
+      groupId: groupTarget.id,
+      role: "member",
+      at: now,
+    });
+    if (!placed.ok) {
+      throw new RelayError(
+        "REMOTE_RELAY_UNKNOWN_GROUP",
+        `The session group ${groupTarget.id} was dissolved just now; the session stays where it was.`,
+      );
+    }
+  } else if (body.group === null && session.group !== null) {
+    await deps.stores.groups.clearSessionGroup({ sessionId: id, at: now });
+  }
+  if (moves) {
+    // The worker was started in the old folder: the next turn starts a new one in the new folder.
+    await ctx.runtime.killWorker(id);
+  }
+  return sessionDetail(ctx, id);
+}
+
+export async function archiveOwnerSession(ctx: OwnerContext, id: string): Promise<SessionRecord> {
+  const archived = await ctx.deps.stores.sessions.archiveSession({ id, at: ctx.deps.clock.now() });
+  if (!archived) {
+    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${id} on this relay.`);
+  }
+  return archived;
+}
+
+/** Kill session: the worker restarts (its running turn ends as stopped), R-NAME-04. */
+export async function killOwnerSession(ctx: OwnerContext, id: string): Promise<void> {
+  await requireSession(ctx, id);
+  await ctx.runtime.killWorker(id);
+}
+
+/** Deletes the session; its queued turns never run, its running turn stops, an agent's group left empty goes. */
+export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise<void> {
+  const { sessions, groups } = ctx.deps.stores;
+  const session = await requireSession(ctx, id);
+  const now = ctx.deps.clock.now();
+  await sessions.deleteSession({ id, at: now });
+  for (const turn of await sessions.listActiveTurns({ sessionId: id })) {
+    if (turn.status === "queued") {
+      await sessions.finishTurn({
+        turnId: turn.id,
+        status: "stopped",
+        error: "session deleted",
+        endedAt: now,
+      });
+    }
+  }
+  await ctx.runtime.killWorker(id);
+  if (session.group) {
+    await groups.deleteGroupIfEmpty({ id: session.group.id, at: now });
+  }
+}
