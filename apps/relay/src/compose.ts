@@ -7,6 +7,7 @@ import { type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
 import { newApp } from "./http/app";
 import { resolveOwnerToken } from "./owner-token";
+import { cachingTokenStore } from "./token-cache";
 import { RELAY_VERSION } from "./version";
 
 export interface RelayServices {
@@ -44,7 +45,8 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;
-  const { sessions, groups, settings, questions, tokens } = storage.stores;
+  const { sessions, groups, settings, questions } = storage.stores;
+  const tokens = cachingTokenStore(storage.stores.tokens, { clock });
   const stores: EngineStores = { sessions, groups, settings, questions };
   const engine = createEngine({
     stores,
@@ -77,7 +79,6 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     {
       engine,
       tokens,
-      sessions,
       ownerToken: owner.token,
       ids,
       clock,

@@ -17,3 +17,4 @@ export {
 } from "./ids";
 export { type LogFields, type Logger, silentLogger } from "./logger";
 export { err, ok, type Result, wrap } from "./result";
+export { createTtlCache, type TtlCache } from "./ttl-cache";

@@ -3,13 +3,21 @@ import type { Engine, EngineDeps } from "./engine";
 import { createOwnerApi } from "./owner/create-owner-api";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { readSettings } from "./settings";
+import { cachingSettingsStore } from "./settings-cache";
 
 /**
  * The action engine over the given stores and providers: relay_tool calls (`execute`), the
  * owner's verbs (`owner`), and the session runtime that runs every session's turns. Call
  * `start()` once the stores are open (it recovers after a restart) and `close()` before closing them.
  */
-export function createEngine(deps: EngineDeps): Engine {
+export function createEngine(given: EngineDeps): Engine {
+  const deps: EngineDeps = {
+    ...given,
+    stores: {
+      ...given.stores,
+      settings: cachingSettingsStore(given.stores.settings, { clock: given.clock }),
+    },
+  };
   const settings = () => readSettings(deps.stores.settings);
   const runtime = createSessionRuntime({
     stores: deps.stores,

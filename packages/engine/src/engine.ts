@@ -56,6 +56,11 @@ export interface ExecuteOptions {
   readonly toolName?: "relay_tool" | "remote_relay";
   /** Aborted when the client goes away: long waits end early. */
   readonly signal?: AbortSignal;
+  /**
+   * The caller was authenticated by a live agent token (tokens of deleted sessions are revoked),
+   * so the engine need not read its row unless the action uses it.
+   */
+  readonly callerVerified?: boolean;
 }
 
 /** A session as the owner API shows it: the row, its badges, and what runs in it. */

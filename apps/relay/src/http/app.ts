@@ -1,5 +1,5 @@
 import { type Clock, type IdGenerator, type Logger, silentLogger } from "@oar/core";
-import type { Engine, SessionStore, TokenStore } from "@oar/engine";
+import type { Engine, TokenStore } from "@oar/engine";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { errorResponse, handleError } from "./errors";
@@ -22,7 +22,6 @@ export interface AppInfo {
 export interface AppSurfaces {
   readonly engine: Engine;
   readonly tokens: TokenStore;
-  readonly sessions: SessionStore;
   readonly ownerToken: string;
   readonly ids: IdGenerator;
   readonly clock: Clock;
@@ -60,7 +59,7 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
     }),
   );
 
-  const agent = agentAuth({ tokens: surfaces.tokens, sessions: surfaces.sessions });
+  const agent = agentAuth({ tokens: surfaces.tokens });
   app.use("/mcp", agent);
   app.use("/v1/tool", agent);
   app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));

@@ -7,11 +7,25 @@ import type { SessionRuntime } from "../runtime/session-runtime";
 export interface ActionContext {
   readonly deps: EngineDeps;
   readonly runtime: SessionRuntime;
-  /** The calling conversation (authenticated by the app before the call reaches the engine). */
-  readonly caller: SessionRecord;
+  /** The calling conversation's id. */
+  readonly callerId: string;
+  /**
+   * The calling conversation's row, read once on first use: most actions need only its id, and
+   * one query less per call matters on the embedded database. Unknown or deleted → REMOTE_RELAY_AUTH.
+   */
+  readonly loadCaller: () => Promise<SessionRecord>;
   readonly settings: OwnerSettings;
   /** Aborted when the client goes away: waits end early. */
   readonly signal: AbortSignal | undefined;
+}
+
+/** The context of an action that needs the caller's settings (its provider, model, mode, group…). */
+export interface CallerContext extends ActionContext {
+  readonly caller: SessionRecord;
+}
+
+export async function withCaller(ctx: ActionContext): Promise<CallerContext> {
+  return { ...ctx, caller: await ctx.loadCaller() };
 }
 
 /** What an action returns when it worked; `execute` adds `ok`, `relay`, `summary` and `ignored`. */

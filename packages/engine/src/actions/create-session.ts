@@ -2,7 +2,7 @@ import type { CallOf, GroupRef } from "@oar/schema";
 import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
-import type { ActionContext, ActionSuccess } from "./context";
+import type { ActionSuccess, CallerContext } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
 import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup } from "./groups";
 import { checkEffort, checkModel } from "./model-check";
@@ -17,7 +17,7 @@ const NO_SESSION_CREATED = "No session was created.";
 const TITLE_MAX = 60;
 
 /** R-CRE-03: the caller's provider when the relay offers it to new sessions, else the first one. */
-function chooseProvider(ctx: ActionContext, requested: string | undefined): ProviderInfo {
+function chooseProvider(ctx: CallerContext, requested: string | undefined): ProviderInfo {
   const startable = startableProviders(ctx.deps);
   const offered = startable.map((info) => info.id).join(", ") || "none";
   if (requested !== undefined) {
@@ -47,7 +47,7 @@ function chooseProvider(ctx: ActionContext, requested: string | undefined): Prov
 }
 
 function chooseModel(
-  ctx: ActionContext,
+  ctx: CallerContext,
   provider: ProviderInfo,
   requested: string | undefined,
 ): { readonly model: string; readonly modelNote?: string } {
@@ -62,7 +62,7 @@ function chooseModel(
 }
 
 function chooseEffort(
-  ctx: ActionContext,
+  ctx: CallerContext,
   provider: ProviderInfo,
   requested: string | undefined,
 ): string | null {
@@ -74,7 +74,7 @@ function chooseEffort(
   return inherited !== null && provider.efforts.includes(inherited) ? inherited : null;
 }
 
-function chooseFolder(ctx: ActionContext, requested: string | undefined): string | null {
+function chooseFolder(ctx: CallerContext, requested: string | undefined): string | null {
   if (requested !== undefined) {
     return checkFolder(ctx.deps, requested, NOTHING_CREATED);
   }
@@ -83,7 +83,7 @@ function chooseFolder(ctx: ActionContext, requested: string | undefined): string
 }
 
 /** R-CGRP-03: an existing group, by id or by name in any case; R-CGRP-07 (a) and (b) otherwise. */
-async function lookupGroup(ctx: ActionContext, ref: string): Promise<GroupRecord> {
+async function lookupGroup(ctx: CallerContext, ref: string): Promise<GroupRecord> {
   const matches = await findGroupsByRef(ctx.deps, ref);
   const [only] = matches;
   if (only === undefined) {
@@ -111,7 +111,7 @@ interface Placement {
  * made with the caller as its head (R-UI-04). Failing that, the session stays without a group and
  * the result says so (R-CGRP-08).
  */
-async function placeWithCaller(ctx: ActionContext, session: SessionRecord): Promise<Placement> {
+async function placeWithCaller(ctx: CallerContext, session: SessionRecord): Promise<Placement> {
   const { groups } = ctx.deps.stores;
   const at = ctx.deps.clock.now();
   const namer = groupNamer(ctx.deps);
@@ -157,7 +157,7 @@ async function placeWithCaller(ctx: ActionContext, session: SessionRecord): Prom
 
 /** R-CGRP-07(c): a group dissolved between the lookup and the start leaves nothing created. */
 async function placeInGroup(
-  ctx: ActionContext,
+  ctx: CallerContext,
   session: SessionRecord,
   group: GroupRecord,
 ): Promise<Placement> {
@@ -182,7 +182,7 @@ async function placeInGroup(
  * with and its group (R-CRE-08, R-CRE-09).
  */
 export async function createSession(
-  ctx: ActionContext,
+  ctx: CallerContext,
   call: CallOf<"create_session">,
 ): Promise<ActionSuccess> {
   const { caller, deps } = ctx;

@@ -1,10 +1,11 @@
 import { silentLogger } from "@oar/core";
 import { errorEnvelope, okEnvelope, parseCall, type RelayToolCall } from "@oar/schema";
 import type { EngineDeps, ExecuteOptions, ToolResult } from "../engine";
+import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings";
 import { archive } from "./archive";
-import type { ActionContext, ActionSuccess } from "./context";
+import { type ActionContext, type ActionSuccess, withCaller } from "./context";
 import { createSession } from "./create-session";
 import { AGENT_SESSIONS_SETTING, listRelays } from "./list-relays";
 import { listSessions } from "./list-sessions";
@@ -39,9 +40,9 @@ function run(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
     case "read_session":
       return readSession(ctx, call);
     case "send":
-      return send(ctx, call);
+      return withCaller(ctx).then((withIt) => send(withIt, call));
     case "create_session":
-      return createSession(ctx, call);
+      return withCaller(ctx).then((withIt) => createSession(withIt, call));
     case "update_session":
       return updateSession(ctx, call);
     case "wait":
@@ -76,18 +77,36 @@ async function runCall(
     readonly callerSessionId: string;
     readonly call: RelayToolCall;
     readonly signal: AbortSignal | undefined;
+    readonly callerVerified: boolean;
   },
 ): Promise<ActionSuccess> {
   const { deps, runtime } = parts;
-  const caller = await deps.stores.sessions.getSession(request.callerSessionId);
-  if (!caller) {
-    refuse(
-      "REMOTE_RELAY_AUTH",
-      `The calling session "${request.callerSessionId}" is not a session of relay "${deps.relay.name}" (unknown or deleted).`,
-    );
+  const { callerSessionId } = request;
+  let caller: Promise<SessionRecord> | undefined;
+  const loadCaller = () => {
+    caller ??= deps.stores.sessions.getSession(callerSessionId).then((record) => {
+      if (!record) {
+        refuse(
+          "REMOTE_RELAY_AUTH",
+          `The calling session "${callerSessionId}" is not a session of relay "${deps.relay.name}" (unknown or deleted).`,
+        );
+      }
+      return record;
+    });
+    return caller;
+  };
+  if (!request.callerVerified) {
+    await loadCaller();
   }
   const settings = await readSettings(deps.stores.settings);
-  const ctx: ActionContext = { deps, runtime, caller, settings, signal: request.signal };
+  const ctx: ActionContext = {
+    deps,
+    runtime,
+    callerId: callerSessionId,
+    loadCaller,
+    settings,
+    signal: request.signal,
+  };
   checkRelay(ctx, request.call);
   return run(ctx, request.call);
 }
@@ -110,7 +129,12 @@ export async function executeCall(
   const { call, ignored } = parsed;
   const { deps } = parts;
   try {
-    const success = await runCall(parts, { callerSessionId, call, signal: options.signal });
+    const success = await runCall(parts, {
+      callerSessionId,
+      call,
+      signal: options.signal,
+      callerVerified: options.callerVerified === true,
+    });
     const note = (success.notes ?? []).join(" ");
     return okEnvelope(
       {

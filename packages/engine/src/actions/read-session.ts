@@ -74,7 +74,8 @@ export async function readSession(ctx: ActionContext, call: CallOf<"read_session
   const [messages, inFlight, questions, group] = await Promise.all([
     ctx.deps.stores.sessions.listMessages(session.id, { last: call.last }),
     inFlightView(ctx, session.id),
-    ctx.runtime.pendingQuestions(session.id),
+    // A blocking question lives only while a turn runs: an idle session has none to read.
+    session.state === "running_turn" ? ctx.runtime.pendingQuestions(session.id) : Promise.resolve([]),
     groupWithMembers(ctx, session),
   ]);
   return {

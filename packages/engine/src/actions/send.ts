@@ -1,6 +1,6 @@
 import type { CallOf } from "@oar/schema";
 import type { SessionPatch } from "../ports/session-store";
-import type { ActionContext, ActionSuccess } from "./context";
+import type { ActionSuccess, CallerContext } from "./context";
 import { checkEffort, checkModel } from "./model-check";
 import { providerOfSession, refuseDrivenFromOutside } from "./providers";
 import { refuse } from "./refusal";
@@ -15,7 +15,7 @@ const NOTHING_SENT = "Nothing was sent.";
  * check runs before anything is written, so a refused call sends nothing and changes nothing
  * (R-BILL-02). A busy session queues the prompt behind its current turn.
  */
-export async function send(ctx: ActionContext, call: CallOf<"send">): Promise<ActionSuccess> {
+export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<ActionSuccess> {
   const relayName = ctx.deps.relay.name;
   refuseSelf(ctx, "send", call.session);
   const target = await requireSession(ctx, call.session, { allowArchived: false, nothing: NOTHING_SENT });

@@ -1,11 +1,11 @@
 import { LIMITS } from "@oar/schema";
 import type { SessionRecord } from "../ports/session-store";
-import type { ActionContext } from "./context";
+import type { ActionContext, CallerContext } from "./context";
 import { refuse } from "./refusal";
 import { startedByCaller } from "./sessions";
 
 /** R-LOCAL-03: a session an agent started creates no sessions unless the owner set `mayCreateSessions`. */
-export function refuseSecondLevel(ctx: ActionContext): void {
+export function refuseSecondLevel(ctx: CallerContext): void {
   const { caller } = ctx;
   if (caller.createdBy !== null && !caller.mayCreateSessions) {
     refuse(
@@ -34,7 +34,7 @@ export async function refuseFifthActive(
       return;
     }
   }
-  const active = await sessions.countActiveSessionsCreatedBy({ relay: null, session: ctx.caller.id });
+  const active = await sessions.countActiveSessionsCreatedBy({ relay: null, session: ctx.callerId });
   if (active >= LIMITS.maxActiveSessions) {
     refuse(
       "REMOTE_RELAY_LIMIT",

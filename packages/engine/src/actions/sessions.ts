@@ -1,12 +1,12 @@
 import type { Action } from "@oar/schema";
 import type { Provenance, SessionRecord, SessionState } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
-import type { ActionContext } from "./context";
+import type { ActionContext, CallerContext } from "./context";
 import { refuse } from "./refusal";
 
 /** R-LOCAL-06: send, wait, stop, archive and update_session never act on the caller's own conversation. */
 export function refuseSelf(ctx: ActionContext, action: Action, sessionId: string): void {
-  if (sessionId === ctx.caller.id) {
+  if (sessionId === ctx.callerId) {
     refuse(
       "REMOTE_RELAY_SELF",
       `${action} cannot act on this conversation itself (session ${sessionId}): an agent never uses it on the conversation it runs in.`,
@@ -46,7 +46,7 @@ export function sessionState(session: SessionRecord, runtime: SessionRuntime): S
 }
 
 /** The `↗ from` badge of a prompt the caller's agent sends (R-UI-05); on this relay it crossed no relay. */
-export function callerProvenance(ctx: ActionContext): Provenance {
+export function callerProvenance(ctx: CallerContext): Provenance {
   return {
     relay: ctx.deps.relay.name,
     session: ctx.caller.id,
@@ -62,6 +62,6 @@ export function startedByCaller(ctx: ActionContext, session: SessionRecord): boo
   return (
     session.createdBy !== null &&
     session.createdBy.relay === null &&
-    session.createdBy.session === ctx.caller.id
+    session.createdBy.session === ctx.callerId
   );
 }

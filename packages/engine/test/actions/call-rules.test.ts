@@ -79,6 +79,21 @@ describe("call rules on this relay", () => {
     );
   });
 
+  it("a caller verified by its token is read only by the actions that use its settings", async () => {
+    const h = await createHarness();
+    const verified = { callerVerified: true };
+    // list_sessions needs only the caller's id: no read of its row.
+    expect((await h.callAs("ses_ghost", { action: "list_sessions", relay: "this" }, verified)).ok).toBe(true);
+    // send needs the caller's mode and badge: its row is read, and a missing one is still refused.
+    const target = await h.ownerSession();
+    const sent = await h.callAs(
+      "ses_ghost",
+      { action: "send", relay: "this", session: target.id, text: "hi" },
+      verified,
+    );
+    expect(refusal(sent).code).toBe("REMOTE_RELAY_AUTH");
+  });
+
   it.each([
     { action: "read_task_output", relay: "this", session: "ses_x", task_id: "tsk_1" },
     { action: "answer_question", relay: "this", question_id: "q_1", answer: "yes" },

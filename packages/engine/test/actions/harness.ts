@@ -5,7 +5,6 @@ import { createEngine } from "../../src/create-engine";
 import type { Engine, EngineDeps, EngineStores, ExecuteOptions, ToolResult } from "../../src/engine";
 import type { Provider } from "../../src/ports/provider";
 import type { NewSession, SessionRecord } from "../../src/ports/session-store";
-import { patchSettings } from "../../src/settings";
 import {
   createMemoryEngineStores,
   createTestProvider,
@@ -121,7 +120,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return session as SessionRecord;
     },
     async patchSettings(patch) {
-      await patchSettings(stores.settings, patch);
+      // Through the engine, as the owner API does: the engine caches settings for a second.
+      await engine.owner.patchSettings(patch);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { SessionStore, TokenStore } from "@oar/engine";
+import type { TokenStore } from "@oar/engine";
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { hashToken } from "../../agent-tokens";
@@ -40,20 +40,18 @@ export function ownerAuth(ownerToken: string): MiddlewareHandler {
 }
 
 /**
- * The agent surface: an agent token, found by its hash, of a session that still exists. The
- * session it names is the calling conversation.
+ * The agent surface: a live agent token, found by its hash. The session it names is the calling
+ * conversation.
  */
-export function agentAuth(deps: {
-  readonly tokens: TokenStore;
-  readonly sessions: SessionStore;
-}): MiddlewareHandler {
+export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
   return createMiddleware(async (c, next) => {
     const token = bearerOf(c);
     if (token === undefined) {
       return refused(c, MISSING);
     }
+    // Deleting a session revokes its tokens, so a live agent token always names a live session.
     const record = await deps.tokens.findTokenByHash(hashToken(token));
-    if (record?.kind !== "agent" || !(await deps.sessions.getSession(record.subject))) {
+    if (record?.kind !== "agent") {
       return refused(c, "The bearer token is not the agent token of a session on this relay.");
     }
     c.set("agentSessionId", record.subject);

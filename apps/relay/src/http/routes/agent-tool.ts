@@ -23,7 +23,12 @@ export function agentToolRoutes(deps: {
     const requestId = c.get("requestId");
     const client = new AbortController();
     c.req.raw.signal.addEventListener("abort", () => client.abort(), { once: true });
-    const result = deps.engine.execute(sessionId, input, { toolName: "relay_tool", signal: client.signal });
+    // The bearer was a live agent token of this session (agentAuth).
+    const result = deps.engine.execute(sessionId, input, {
+      toolName: "relay_tool",
+      signal: client.signal,
+      callerVerified: true,
+    });
     const body = keepAliveJson({
       result,
       clock: deps.clock,
