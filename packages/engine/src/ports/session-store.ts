@@ -160,6 +160,12 @@ export interface FinishTurn {
   readonly reply?: string | null;
   readonly error?: string | null;
   readonly endedAt: number;
+  /**
+   * When set and the turn ends here with a non-empty reply, the reply is also appended as the
+   * session's assistant message with this id, in the same write: no reader ever sees an ended
+   * turn without its message, and a crash cannot keep one without the other.
+   */
+  readonly replyMessageId?: string;
 }
 
 /**

@@ -36,24 +36,16 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
   const finish = async (record: TurnRecord, outcome: TurnOutcome, turn?: RunningTurn) => {
     const endedAt = ctx.clock.now();
     const reply = outcome.status === "done" ? outcome.reply : (outcome.reply ?? turn?.text ?? "");
-    const finished = await sessions.finishTurn({
+    // The turn's end and its reply message are one write (see FinishTurn.replyMessageId).
+    await sessions.finishTurn({
       turnId: record.id,
       status: outcome.status,
       reply: outcome.status === "done" || reply !== "" ? reply : null,
       error: outcome.status === "error" ? outcome.error : null,
       endedAt,
+      replyMessageId: ctx.ids.next("message"),
     });
     await parts.questions.endOfTurn(record.id);
-    if (finished && reply !== "") {
-      await sessions.appendMessage({
-        id: ctx.ids.next("message"),
-        sessionId: record.sessionId,
-        turnId: record.id,
-        role: "assistant",
-        text: reply,
-        createdAt: endedAt,
-      });
-    }
   };
 
   const settleSessionState = async (sessionId: string) => {

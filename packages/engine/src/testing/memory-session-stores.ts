@@ -3,6 +3,7 @@ import type { GroupRecord, GroupStore, MembershipChange } from "../ports/group-s
 import type {
   ConversationRef,
   MessageRecord,
+  NewMessage,
   SessionRecord,
   SessionStore,
   TurnRecord,
@@ -136,28 +137,7 @@ export function createMemorySessionStores(): { sessions: SessionStore; groups: G
     },
 
     async appendMessage(input) {
-      const message: MessageRecord = {
-        id: input.id,
-        sessionId: input.sessionId,
-        turnId: input.turnId ?? null,
-        role: input.role,
-        text: input.text,
-        provenance: input.provenance ?? null,
-        createdAt: input.createdAt,
-      };
-      messages.push(message);
-      const session = sessions.get(input.sessionId);
-      if (session) {
-        sessions.set(session.id, {
-          ...session,
-          lastActivityAt: Math.max(session.lastActivityAt, input.createdAt),
-        });
-        const group = session.group ? groups.get(session.group.id) : undefined;
-        if (group) {
-          groups.set(group.id, { ...group, lastActiveAt: Math.max(group.lastActiveAt, input.createdAt) });
-        }
-      }
-      return message;
+      return appendMessage(input);
     },
     async listMessages(sessionId, { last } = {}) {
       const all = messages.filter((m) => m.sessionId === sessionId);
@@ -193,13 +173,23 @@ export function createMemorySessionStores(): { sessions: SessionStore; groups: G
       turns.set(claimed.id, claimed);
       return claimed;
     },
-    async finishTurn({ turnId, status, reply, error, endedAt }) {
+    async finishTurn({ turnId, status, reply, error, endedAt, replyMessageId }) {
       const turn = turns.get(turnId);
       if (!turn || !ACTIVE_TURN.has(turn.status)) {
         return null;
       }
       const finished: TurnRecord = { ...turn, status, reply: reply ?? null, error: error ?? null, endedAt };
       turns.set(turnId, finished);
+      if (replyMessageId !== undefined && reply) {
+        appendMessage({
+          id: replyMessageId,
+          sessionId: turn.sessionId,
+          turnId,
+          role: "assistant",
+          text: reply,
+          createdAt: endedAt,
+        });
+      }
       return finished;
     },
     async listActiveTurns({ sessionId } = {}) {
@@ -312,6 +302,31 @@ export function createMemorySessionStores(): { sessions: SessionStore; groups: G
     async deleteGroupIfEmpty({ id, at }) {
       return deleteIfEmpty(id, at);
     },
+  };
+
+  const appendMessage = (input: NewMessage): MessageRecord => {
+    const message: MessageRecord = {
+      id: input.id,
+      sessionId: input.sessionId,
+      turnId: input.turnId ?? null,
+      role: input.role,
+      text: input.text,
+      provenance: input.provenance ?? null,
+      createdAt: input.createdAt,
+    };
+    messages.push(message);
+    const session = sessions.get(input.sessionId);
+    if (session) {
+      sessions.set(session.id, {
+        ...session,
+        lastActivityAt: Math.max(session.lastActivityAt, input.createdAt),
+      });
+      const group = session.group ? groups.get(session.group.id) : undefined;
+      if (group) {
+        groups.set(group.id, { ...group, lastActiveAt: Math.max(group.lastActiveAt, input.createdAt) });
+      }
+    }
+    return message;
   };
 
   return { sessions: sessionStore, groups: groupStore };

@@ -315,6 +315,42 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
         expect(await store().finishTurn({ turnId: "trn_missing", status: "done", endedAt: T0 })).toBeNull();
       });
 
+      it("appends the reply as the assistant message in the same write, only for the finisher that wins", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await store().enqueueTurn(newTurn("trn_2", "ses_1"));
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 1 });
+        await store().finishTurn({
+          turnId: "trn_1",
+          status: "done",
+          reply: "Deployed.",
+          endedAt: T0 + 2,
+          replyMessageId: "msg_r1",
+        });
+        // A late finisher (a stop racing the end) adds nothing.
+        await store().finishTurn({
+          turnId: "trn_1",
+          status: "stopped",
+          reply: "late",
+          endedAt: T0 + 3,
+          replyMessageId: "msg_r2",
+        });
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 4 });
+        // An empty reply has no message.
+        await store().finishTurn({
+          turnId: "trn_2",
+          status: "error",
+          error: "boom",
+          endedAt: T0 + 5,
+          replyMessageId: "msg_r3",
+        });
+        const listed = await store().listMessages("ses_1");
+        expect(listed.map((m) => [m.id, m.role, m.text, m.turnId, m.createdAt])).toEqual([
+          ["msg_r1", "assistant", "Deployed.", "trn_1", T0 + 2],
+        ]);
+        expect((await store().getSession("ses_1"))?.lastActivityAt).toBe(T0 + 2);
+      });
+
       it("stops a queued turn so that it is never claimed", async () => {
         await store().createSession(newSession("ses_1"));
         await store().enqueueTurn(newTurn("trn_1", "ses_1"));

@@ -1,6 +1,7 @@
 import type {
   ConversationRef,
   MessageRecord,
+  NewMessage,
   SessionListItem,
   SessionPatch,
   SessionRecord,
@@ -86,6 +87,38 @@ function createdByIs(conversation: ConversationRef): SQL | undefined {
 
 const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
 
+/** Appends a message and moves its session's (and group's) last activity forward, inside `tx`. */
+async function insertMessage(tx: Database, input: NewMessage): Promise<MessageRecord> {
+  const [row] = await tx
+    .insert(messages)
+    .values({
+      id: input.id,
+      sessionId: input.sessionId,
+      turnId: input.turnId ?? null,
+      role: input.role,
+      text: input.text,
+      provenance: input.provenance ?? null,
+      createdAt: toDate(input.createdAt),
+    })
+    .returning();
+  if (!row) {
+    throw new Error(`Inserting message ${input.id} returned no row.`);
+  }
+  const at = instantParam(input.createdAt);
+  const [session] = await tx
+    .update(sessions)
+    .set({ lastActivityAt: sql`greatest(${sessions.lastActivityAt}, ${at})` })
+    .where(eq(sessions.id, input.sessionId))
+    .returning({ groupId: sessions.groupId });
+  if (session?.groupId) {
+    await tx
+      .update(sessionGroups)
+      .set({ lastActiveAt: sql`greatest(${sessionGroups.lastActiveAt}, ${at})` })
+      .where(eq(sessionGroups.id, session.groupId));
+  }
+  return toMessageRecord(row);
+}
+
 export function createSessionStore(db: Database): SessionStore {
   const getSession = async (id: string) =>
     mapFirst(await db.select().from(sessions).where(liveSession(id)), toSessionRecord);
@@ -167,36 +200,7 @@ export function createSessionStore(db: Database): SessionStore {
     },
 
     async appendMessage(input) {
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(messages)
-          .values({
-            id: input.id,
-            sessionId: input.sessionId,
-            turnId: input.turnId ?? null,
-            role: input.role,
-            text: input.text,
-            provenance: input.provenance ?? null,
-            createdAt: toDate(input.createdAt),
-          })
-          .returning();
-        if (!row) {
-          throw new Error(`Inserting message ${input.id} returned no row.`);
-        }
-        const at = instantParam(input.createdAt);
-        const [session] = await tx
-          .update(sessions)
-          .set({ lastActivityAt: sql`greatest(${sessions.lastActivityAt}, ${at})` })
-          .where(eq(sessions.id, input.sessionId))
-          .returning({ groupId: sessions.groupId });
-        if (session?.groupId) {
-          await tx
-            .update(sessionGroups)
-            .set({ lastActiveAt: sql`greatest(${sessionGroups.lastActiveAt}, ${at})` })
-            .where(eq(sessionGroups.id, session.groupId));
-        }
-        return toMessageRecord(row);
-      });
+      return db.transaction((tx) => insertMessage(tx, input));
     },
 
     async listMessages(sessionId, { last } = {}) {
@@ -277,13 +281,28 @@ export function createSessionStore(db: Database): SessionStore {
       });
     },
 
-    async finishTurn({ turnId, status, reply, error, endedAt }) {
-      const rows = await db
-        .update(turns)
-        .set({ status, reply: reply ?? null, error: error ?? null, endedAt: toDate(endedAt) })
-        .where(and(eq(turns.id, turnId), inArray(turns.status, [...ACTIVE_STATUSES])))
-        .returning();
-      return mapFirst(rows, toTurnRecord);
+    async finishTurn({ turnId, status, reply, error, endedAt, replyMessageId }) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(turns)
+          .set({ status, reply: reply ?? null, error: error ?? null, endedAt: toDate(endedAt) })
+          .where(and(eq(turns.id, turnId), inArray(turns.status, [...ACTIVE_STATUSES])))
+          .returning();
+        if (!row) {
+          return null;
+        }
+        if (replyMessageId !== undefined && reply) {
+          await insertMessage(tx, {
+            id: replyMessageId,
+            sessionId: row.sessionId,
+            turnId,
+            role: "assistant",
+            text: reply,
+            createdAt: endedAt,
+          });
+        }
+        return toTurnRecord(row);
+      });
     },
 
     async listActiveTurns({ sessionId } = {}) {
