@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorEnvelope } from "@oar/schema";
+import type { ErrorCode, ErrorEnvelope, ErrorExtra, GroupInfo } from "@oar/schema";
 
 /** Codes of failures that never go on the wire: they stay inside this process. */
 export const LOCAL_ERROR_CODES = ["TIMEOUT", "NETWORK", "VALIDATION", "DATA_DIR_LOCKED", "STORAGE"] as const;
@@ -38,4 +38,35 @@ export class RelayError extends Error {
 
 export function isRelayError(value: unknown): value is RelayError {
   return value instanceof RelayError;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
+}
+
+/**
+ * The extra envelope fields of R-ERR-03 (suggestions, models, groups, groupsTotal, remoteCode)
+ * that a refusal carries in its context; anything else in the context stays in the process.
+ */
+export function wireExtraOf(error: RelayError): ErrorExtra {
+  const { context } = error;
+  const extra: ErrorExtra = {};
+  const suggestions = stringList(context.suggestions);
+  const models = stringList(context.models);
+  if (suggestions) {
+    extra.suggestions = suggestions;
+  }
+  if (models) {
+    extra.models = models;
+  }
+  if (Array.isArray(context.groups)) {
+    extra.groups = context.groups as GroupInfo[];
+  }
+  if (typeof context.groupsTotal === "number") {
+    extra.groupsTotal = context.groupsTotal;
+  }
+  if (typeof context.remoteCode === "string") {
+    extra.remoteCode = context.remoteCode;
+  }
+  return extra;
 }

@@ -6,6 +6,7 @@ export {
   RelayError,
   type RelayErrorCode,
   type RelayErrorOptions,
+  wireExtraOf,
 } from "./errors";
 export {
   createIdGenerator,

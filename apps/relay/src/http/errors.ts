@@ -1,11 +1,5 @@
-import { isRelayError, type Logger, type RelayError } from "@oar/core";
-import {
-  type ErrorCode,
-  type ErrorEnvelope,
-  type ErrorExtra,
-  errorEnvelope,
-  type GroupInfo,
-} from "@oar/schema";
+import { isRelayError, type Logger, wireExtraOf } from "@oar/core";
+import { type ErrorCode, type ErrorEnvelope, type ErrorExtra, errorEnvelope } from "@oar/schema";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -45,34 +39,6 @@ export function codeToStatus(code: ErrorCode): ContentfulStatusCode {
   }
 }
 
-function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
-}
-
-/** The extra fields of R-ERR-03 a refusal carries in its context. */
-function extraOf(error: RelayError): ErrorExtra {
-  const { context } = error;
-  const extra: ErrorExtra = {};
-  const suggestions = stringList(context.suggestions);
-  const models = stringList(context.models);
-  if (suggestions) {
-    extra.suggestions = suggestions;
-  }
-  if (models) {
-    extra.models = models;
-  }
-  if (Array.isArray(context.groups)) {
-    extra.groups = context.groups as GroupInfo[];
-  }
-  if (typeof context.groupsTotal === "number") {
-    extra.groupsTotal = context.groupsTotal;
-  }
-  if (typeof context.remoteCode === "string") {
-    extra.remoteCode = context.remoteCode;
-  }
-  return extra;
-}
-
 /** The one error body of every surface: `{ ok: false, code, error, … }` (DESIGN §4). */
 export function errorResponse(
   c: Context,
@@ -99,7 +65,7 @@ export function internalEnvelope(requestId: string): ErrorEnvelope {
 export function handleError(logger: Logger) {
   return (error: Error, c: Context): Response => {
     if (isRelayError(error) && !error.isLocal()) {
-      return errorResponse(c, error.code as ErrorCode, error.message, extraOf(error));
+      return errorResponse(c, error.code as ErrorCode, error.message, wireExtraOf(error));
     }
     if (error instanceof HTTPException && error.status < 500) {
       const code =

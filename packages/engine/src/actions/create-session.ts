@@ -4,7 +4,7 @@ import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
 import type { ActionSuccess, CallerContext } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
-import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup } from "./groups";
+import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
 import { checkEffort, checkModel } from "./model-check";
 import { defaultModel, findProvider, startableProviders } from "./providers";
 import { refuse } from "./refusal";
@@ -80,19 +80,6 @@ function chooseFolder(ctx: CallerContext, requested: string | undefined): string
   }
   const inherited = ctx.caller.cwd;
   return inherited !== null && isAllowedFolder(ctx.deps, inherited) ? inherited : defaultFolder(ctx.deps);
-}
-
-/** R-CGRP-03: an existing group, by id or by name in any case; R-CGRP-07 (a) and (b) otherwise. */
-async function lookupGroup(ctx: CallerContext, ref: string): Promise<GroupRecord> {
-  const matches = await findGroupsByRef(ctx.deps, ref);
-  const [only] = matches;
-  if (only === undefined) {
-    return refuseUnknownGroup(ctx.deps, ref, NO_SESSION_CREATED);
-  }
-  if (matches.length > 1) {
-    return refuseAmbiguousGroup(ctx.deps, ref, matches);
-  }
-  return only;
 }
 
 function titleFromText(text: string): string {
@@ -193,7 +180,8 @@ export async function createSession(
   const effort = chooseEffort(ctx, provider, call.effort);
   const mode = call.mode ?? caller.mode;
   const cwd = chooseFolder(ctx, call.cwd);
-  const requestedGroup = call.group === undefined ? null : await lookupGroup(ctx, call.group);
+  const requestedGroup =
+    call.group === undefined ? null : await findOneGroup(ctx.deps, call.group, NO_SESSION_CREATED);
   const title = call.title ?? titleFromText(call.text);
 
   const session = await deps.stores.sessions.createSession({

@@ -54,10 +54,10 @@ export function groupNamer(deps: EngineDeps): GroupNamer {
 /** Groups with a non-deleted session, most recently active first (R-RINFO-03 … R-RINFO-06). */
 export async function listGroupInfos(
   deps: EngineDeps,
-  limit: number,
+  options: { readonly limit: number; readonly includeEmpty?: boolean },
 ): Promise<{ readonly groups: GroupInfo[]; readonly total: number }> {
   const namer = groupNamer(deps);
-  const listed = await deps.stores.groups.listGroups({ limit });
+  const listed = await deps.stores.groups.listGroups(options);
   const groups = await Promise.all(
     listed.groups.map(async (group) => ({
       id: group.id,
@@ -95,7 +95,8 @@ function describeGroups(groups: readonly GroupInfo[]): string {
  * the groups there, up to 20, with `groupsTotal` when there are more.
  */
 export async function refuseUnknownGroup(deps: EngineDeps, ref: string, nothing: string): Promise<never> {
-  const { groups, total } = await listGroupInfos(deps, LIMITS.errorGroupsMax);
+  // Every group that could have been named, the owner's empty ones included (`group · empty`).
+  const { groups, total } = await listGroupInfos(deps, { limit: LIMITS.errorGroupsMax, includeEmpty: true });
   const more = total > groups.length ? `, and ${total - groups.length} more` : "";
   return refuse(
     "REMOTE_RELAY_UNKNOWN_GROUP",
@@ -125,4 +126,20 @@ export async function refuseAmbiguousGroup(
     `Relay "${deps.relay.name}" has ${groups.length} session groups named "${ref}": ${describeGroups(groups)}. Pass the id.`,
     { groups },
   );
+}
+
+/**
+ * One existing group, by id or by name in any case (R-CGRP-03); none, or a name that several
+ * groups share, is REMOTE_RELAY_UNKNOWN_GROUP (R-CGRP-07 (a), (b)) ending with `nothing`.
+ */
+export async function findOneGroup(deps: EngineDeps, ref: string, nothing: string): Promise<GroupRecord> {
+  const matches = await findGroupsByRef(deps, ref);
+  const [only] = matches;
+  if (only === undefined) {
+    return refuseUnknownGroup(deps, ref, nothing);
+  }
+  if (matches.length > 1) {
+    return refuseAmbiguousGroup(deps, ref, matches);
+  }
+  return only;
 }

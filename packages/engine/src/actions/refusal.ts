@@ -1,11 +1,5 @@
-import { isRelayError, RelayError } from "@oar/core";
-import {
-  type ErrorCode,
-  type ErrorEnvelope,
-  type ErrorExtra,
-  errorEnvelope,
-  type GroupInfo,
-} from "@oar/schema";
+import { isRelayError, RelayError, wireExtraOf } from "@oar/core";
+import { type ErrorCode, type ErrorEnvelope, type ErrorExtra, errorEnvelope } from "@oar/schema";
 
 /**
  * Ends an action with a refusal the agent can act on. Actions throw it (a wire code and the extra
@@ -16,33 +10,10 @@ export function refuse(code: ErrorCode, message: string, extra: ErrorExtra = {})
   throw new RelayError(code, message, { context: { ...extra } });
 }
 
-function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
-}
-
 /** The wire refusal a RelayError stands for; `null` for local errors (TIMEOUT, STORAGE, …), which are bugs here. */
 export function refusalEnvelope(error: unknown, ignored: readonly string[]): ErrorEnvelope | null {
   if (!isRelayError(error) || error.isLocal()) {
     return null;
   }
-  const { context } = error;
-  const extra: ErrorExtra = { ignored };
-  const suggestions = stringList(context.suggestions);
-  const models = stringList(context.models);
-  if (suggestions) {
-    extra.suggestions = suggestions;
-  }
-  if (models) {
-    extra.models = models;
-  }
-  if (Array.isArray(context.groups)) {
-    extra.groups = context.groups as GroupInfo[];
-  }
-  if (typeof context.groupsTotal === "number") {
-    extra.groupsTotal = context.groupsTotal;
-  }
-  if (typeof context.remoteCode === "string") {
-    extra.remoteCode = context.remoteCode;
-  }
-  return errorEnvelope(error.code as ErrorCode, error.message, extra);
+  return errorEnvelope(error.code as ErrorCode, error.message, { ...wireExtraOf(error), ignored });
 }

@@ -39,7 +39,7 @@ export async function relayInfo(ctx: ActionContext): Promise<ActionSuccess> {
     efforts: [...info.efforts],
   }));
   const [groups, recent] = await Promise.all([
-    listGroupInfos(ctx.deps, LIMITS.relayInfoGroupsMax),
+    listGroupInfos(ctx.deps, { limit: LIMITS.relayInfoGroupsMax }),
     recentFolders(ctx),
   ]);
   const unlisted = startableProviders(ctx.deps).filter((info) => info.models === null);

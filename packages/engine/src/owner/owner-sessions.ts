@@ -1,5 +1,7 @@
 import { RelayError } from "@oar/core";
 import type { OwnerCreateSessionBody, OwnerPatchSessionBody } from "@oar/schema";
+import { checkFolder, defaultFolder } from "../actions/folders";
+import { findOneGroup } from "../actions/groups";
 import { checkEffort, checkModel } from "../actions/model-check";
 import { defaultModel } from "../actions/providers";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
@@ -10,8 +12,6 @@ import type {
   SessionScope,
   TurnRecord,
 } from "../ports/session-store";
-import { resolveCwd } from "./allowed-cwd";
-import { findGroup } from "./group-lookup";
 import { type OwnerContext, providerOf, requireSession } from "./owner-context";
 import { chooseProvider } from "./provider-choice";
 import { sessionDetail, sessionView } from "./session-views";
@@ -53,14 +53,10 @@ export async function createOwnerSession(
     });
   }
   const model = body.model ?? defaultModel(provider.info) ?? UNLISTED_MODEL;
-  const cwd = resolveCwd(deps.allowedRoots, body.cwd);
+  const cwd =
+    body.cwd === undefined ? defaultFolder(deps) : checkFolder(deps, body.cwd, "Nothing was created.");
   const group =
-    body.group === undefined
-      ? null
-      : await findGroup(deps.stores.groups, body.group, {
-          relay: deps.relay.name,
-          outcome: "No session was created.",
-        });
+    body.group === undefined ? null : await findOneGroup(deps, body.group, "No session was created.");
   const now = deps.clock.now();
   const session = await deps.stores.sessions.createSession({
     id: deps.ids.next("session"),
@@ -183,13 +179,8 @@ export async function patchOwnerSession(
     }
   }
   const groupTarget =
-    typeof body.group === "string"
-      ? await findGroup(deps.stores.groups, body.group, {
-          relay: deps.relay.name,
-          outcome: "Nothing was changed.",
-        })
-      : null;
-  const cwd = body.cwd === undefined ? undefined : resolveCwd(deps.allowedRoots, body.cwd);
+    typeof body.group === "string" ? await findOneGroup(deps, body.group, "Nothing was changed.") : null;
+  const cwd = body.cwd === undefined ? undefined : checkFolder(deps, body.cwd, "Nothing was changed.");
   const moves = cwd !== undefined && cwd !== session.cwd;
   if (moves && (await deps.stores.sessions.listActiveTurns({ sessionId: id })).length > 0) {
     throw new RelayError(
