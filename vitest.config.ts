@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sourceConditions } from "./vitest.shared";
+import { sourceConditions } from "./vitest.shared.ts";
 
 // The root run: every package's project, plus the repo-level tests (topology). Verbose, so a CI
 // log shows each test by name; the JSON file feeds the pass/fail summary of .ci/run.

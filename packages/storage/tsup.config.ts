@@ -1,5 +1,5 @@
 import { defineConfig } from "tsup";
-import { packageBuild } from "../../tsup.shared";
+import { packageBuild } from "../../tsup.shared.ts";
 
 // The driver entries are also loaded on demand by openStorage; src/migrations-folder.ts is
 // bundled into files directly under dist/, where `../drizzle` still names the migrations.
