@@ -4,6 +4,7 @@ import type { EngineDeps, ExecuteOptions, ToolResult } from "../engine";
 import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings";
+import { answerQuestion } from "./answer-question";
 import { archive } from "./archive";
 import { type ActionContext, type ActionSuccess, withCaller } from "./context";
 import { createSession } from "./create-session";
@@ -47,6 +48,8 @@ function run(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
       return updateSession(ctx, call);
     case "wait":
       return wait(ctx, call);
+    case "answer_question":
+      return answerQuestion(ctx, call);
     case "stop":
       return stop(ctx, call);
     case "archive":

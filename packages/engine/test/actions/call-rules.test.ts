@@ -96,7 +96,6 @@ describe("call rules on this relay", () => {
 
   it.each([
     { action: "read_task_output", relay: "this", session: "ses_x", task_id: "tsk_1" },
-    { action: "answer_question", relay: "this", question_id: "q_1", answer: "yes" },
     { action: "subscribe", sessions: ["all"] },
     { action: "unsubscribe", subscription_id: "sub_1" },
     { action: "list_subscriptions" },
