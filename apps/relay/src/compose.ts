@@ -36,6 +36,8 @@ export interface RelayOverrides {
   readonly providers?: readonly Provider[];
   /** How often long waits write a keep-alive (default 25 s, DESIGN §4). */
   readonly keepAliveMs?: number;
+  /** Approval cards gate agents' calls (DESIGN GAP-04); default on. Tests of other things may turn them off. */
+  readonly approvalCards?: boolean;
 }
 
 /** The composition root: the one place that wires config, storage, the engine and the HTTP surface. */
@@ -45,9 +47,9 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;
-  const { sessions, groups, settings, questions } = storage.stores;
+  const { sessions, groups, settings, questions, cards, unlocks, loopCounters } = storage.stores;
   const tokens = cachingTokenStore(storage.stores.tokens, { clock });
-  const stores: EngineStores = { sessions, groups, settings, questions };
+  const stores: EngineStores = { sessions, groups, settings, questions, cards, unlocks, loopCounters };
   const engine = createEngine({
     stores,
     providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
@@ -55,6 +57,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     ids,
     logger,
     relay: { name: config.name, version: RELAY_VERSION, platform: `${process.platform}-${process.arch}` },
+    approvalCards: overrides.approvalCards ?? true,
   });
   try {
     // Restart recovery: turns the last process left running end as `error`; queued ones start.

@@ -11,7 +11,8 @@ let base: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await createTestRelay({ keepOpen: true, overrides: { keepAliveMs: 25 } });
+  // Approval cards have their own tests (owner-cards.approval.test.ts); here a create_session just runs.
+  t = await createTestRelay({ keepOpen: true, overrides: { keepAliveMs: 25, approvalCards: false } });
   const server = serve({ fetch: t.relay.app.fetch, hostname: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

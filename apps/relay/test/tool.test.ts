@@ -54,7 +54,8 @@ describe("POST /v1/tool (DESIGN §4 agent surface)", { timeout: 30_000 }, () => 
   });
 
   it("keeps a long wait alive with a space at every interval before the JSON (DESIGN §4)", async () => {
-    const t = await createTestRelay({ overrides: { keepAliveMs: 25 } });
+    // The first create_session's approval card has its own test (owner-cards.approval.test.ts).
+    const t = await createTestRelay({ overrides: { keepAliveMs: 25, approvalCards: false } });
     const { id } = await t.ownerJson<OwnerSessionDetail>("POST", "/v1/owner/sessions", {});
     const token = await t.agentToken(id);
     const response = await t.tool(token, {

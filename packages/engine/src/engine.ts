@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
+import type { CardKind, CardStatus, CardStore, LoopCounterStore, UnlockStore } from "@oar/permissions";
 import type {
   OwnerCardAnswerBody,
   OwnerCreateGroupBody,
@@ -26,6 +27,12 @@ export interface EngineStores {
   readonly groups: GroupStore;
   readonly settings: SettingsStore;
   readonly questions: QuestionStore;
+  /** Approval cards (DESIGN GAP-04). */
+  readonly cards: CardStore;
+  /** Paired relays unlocked per conversation (§3). */
+  readonly unlocks: UnlockStore;
+  /** The anti-loop guard's counts (GAP-04 (f)). */
+  readonly loopCounters: LoopCounterStore;
 }
 
 export interface RelayIdentity {
@@ -46,6 +53,12 @@ export interface EngineDeps {
   readonly allowedRoots?: readonly string[];
   /** Link that opens a session in the console, when the relay has one (R-WST-06). */
   readonly openUrl?: (sessionId: string) => string;
+  /**
+   * Approval cards (DESIGN GAP-04) gate the calls on this relay: first create_session, writes in
+   * ask/plan, update_session of another session, anti-loop. apps/relay turns it on; off (the
+   * default, for tests of other things), update_session of another session is refused as before.
+   */
+  readonly approvalCards?: boolean;
 }
 
 /** The result object of a relay_tool call: an ok envelope or an error envelope (R-CALL-03/04). */
@@ -78,7 +91,8 @@ export interface OwnerSessionDetail extends OwnerSessionView {
   readonly tasks: readonly unknown[];
 }
 
-export interface OwnerCard {
+/** A blocking question (`ask_user`) of a session's turn. */
+export interface OwnerQuestionCard {
   readonly id: string;
   readonly kind: "question";
   readonly sessionId: string;
@@ -87,6 +101,32 @@ export interface OwnerCard {
   readonly status: "pending" | "answered" | "ended";
   readonly createdAt: number;
 }
+
+/** An approval card (DESIGN GAP-04): a relay_tool call waits on the owner's Allow or Deny. */
+export interface OwnerApprovalCard {
+  readonly id: string;
+  readonly kind: "approval";
+  /** Why it asks: first_create_session, write_in_mode, update_other_session, anti_loop… */
+  readonly reason: CardKind;
+  /** The conversation whose agent made the call. */
+  readonly sessionId: string;
+  readonly action: string;
+  readonly targetRelay: string;
+  readonly targetSession: string | null;
+  readonly text: string;
+  /** The action-specific lines (R-UI-08). */
+  readonly detail: readonly string[];
+  readonly options: readonly string[];
+  readonly status: CardStatus;
+  readonly createdAt: number;
+  readonly answeredAt: number | null;
+  readonly expiresAt: number;
+}
+
+export type OwnerCard = OwnerQuestionCard | OwnerApprovalCard;
+
+/** The statuses the owner lists cards by: a question's, an approval's, or `ended` (a question's, or an expired approval). */
+export type OwnerCardStatus = OwnerQuestionCard["status"] | OwnerApprovalCard["status"];
 
 /**
  * The owner's verbs (DESIGN §4 owner surface). Refusals throw RelayError with a wire code:
@@ -111,7 +151,7 @@ export interface OwnerApi {
   createGroup(body: OwnerCreateGroupBody): Promise<GroupRecord>;
   renameGroup(id: string, name: string): Promise<GroupRecord>;
   dissolveGroup(id: string): Promise<void>;
-  listCards(options?: { readonly status?: "pending" | "answered" | "ended" }): Promise<OwnerCard[]>;
+  listCards(options?: { readonly status?: OwnerCardStatus }): Promise<OwnerCard[]>;
   answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
 }
 

@@ -1,4 +1,4 @@
-import type { OwnerSessionDetail } from "@oar/engine";
+import type { OwnerCard, OwnerSessionDetail } from "@oar/engine";
 import { describe, expect, it } from "vitest";
 import { createTestRelay, eventually, type TestRelay } from "../harness";
 
@@ -38,6 +38,13 @@ describe("a script agent drives another session through relay_tool (DESIGN §5 !
         wait_seconds: 30,
       }),
     });
+    // R-UI-01(a): A's first create_session waits on an approval card; the owner allows it.
+    const card = await eventually(async () => {
+      const { cards } = await t.ownerJson<{ cards: OwnerCard[] }>("GET", "/v1/owner/cards?status=pending");
+      return cards[0];
+    });
+    expect(card).toMatchObject({ kind: "approval", reason: "first_create_session", sessionId: lead.id });
+    await t.ownerJson("POST", `/v1/owner/cards/${card.id}`, { choice: "allow" });
     const first = await settled(t, lead.id);
     expect(first.turns.at(-1)?.status).toBe("done");
     const [created] = toolResults(first.messages.at(-1)?.text);

@@ -2,6 +2,7 @@ import type { CallOf, GroupRef } from "@oar/schema";
 import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
+import { gateCall } from "./approvals";
 import type { ActionSuccess, CallerContext } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
 import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
@@ -183,6 +184,14 @@ export async function createSession(
   const requestedGroup =
     call.group === undefined ? null : await findOneGroup(ctx.deps, call.group, NO_SESSION_CREATED);
   const title = call.title ?? titleFromText(call.text);
+  if (deps.approvalCards === true) {
+    // R-MDL-01, R-CGRP-05: the card comes after the model check and the group lookup, and names the group.
+    await gateCall(ctx, call, {
+      ...(requestedGroup === null
+        ? {}
+        : { details: { group: { id: requestedGroup.id, name: requestedGroup.name } } }),
+    });
+  }
 
   const session = await deps.stores.sessions.createSession({
     id: deps.ids.next("session"),

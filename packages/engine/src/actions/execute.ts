@@ -5,6 +5,7 @@ import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings";
 import { answerQuestion } from "./answer-question";
+import { countPrompt, gateCall } from "./approvals";
 import { archive } from "./archive";
 import { type ActionContext, type ActionSuccess, withCaller } from "./context";
 import { createSession } from "./create-session";
@@ -21,6 +22,8 @@ import { unsupported } from "./unsupported";
 import { updateSession } from "./update-session";
 import { usage } from "./usage";
 import { wait } from "./wait";
+
+const GATED_IN_ACTION: ReadonlySet<string> = new Set(["create_session", "update_session"]);
 
 /** The engine's parts every call runs with. */
 export interface EngineParts {
@@ -111,7 +114,16 @@ async function runCall(
     signal: request.signal,
   };
   checkRelay(ctx, request.call);
-  return run(ctx, request.call);
+  const cards = deps.approvalCards === true;
+  // These two ask from inside the action, after their own checks (R-MDL-01, R-CGRP-05, R-UPD-06/10/12).
+  if (cards && !GATED_IN_ACTION.has(request.call.action)) {
+    await gateCall(ctx, request.call);
+  }
+  const success = await run(ctx, request.call);
+  if (cards) {
+    await countPrompt(ctx, request.call);
+  }
+  return success;
 }
 
 /**

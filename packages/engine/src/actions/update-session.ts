@@ -1,3 +1,4 @@
+import type { UpdateChanges } from "@oar/permissions";
 import {
   type CallOf,
   type GroupRef,
@@ -10,6 +11,7 @@ import type { GroupRecord } from "../ports/group-store";
 import type { JsonObject, JsonValue } from "../ports/json";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionPatch, SessionRecord } from "../ports/session-store";
+import { gateCall } from "./approvals";
 import type { ActionContext, ActionSuccess } from "./context";
 import { checkFolder } from "./folders";
 import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup } from "./groups";
@@ -161,12 +163,46 @@ function rowChanges(
   return { patch: { ...patch, ...(settingsChanged ? { settings } : {}) }, changed };
 }
 
+/** What the approval card shows (R-UPD-10): the settings that change, in update_session's order. */
+function cardChanges(
+  call: CallOf<"update_session">,
+  changed: ReadonlySet<UpdateSessionSetting>,
+  cwd: string | undefined,
+  groupPlan: GroupPlan | null,
+): UpdateChanges {
+  const has = (setting: UpdateSessionSetting) => changed.has(setting);
+  const group: UpdateChanges["group"] =
+    groupPlan === null
+      ? undefined
+      : groupPlan.kind === "leave"
+        ? "none"
+        : groupPlan.kind === "join"
+          ? { id: groupPlan.group.id, name: groupPlan.group.name }
+          : { id: null, name: groupPlan.name };
+  const thinking = call.thinking_enabled;
+  return {
+    ...(has("model") && call.model !== undefined ? { model: call.model } : {}),
+    ...(has("effort") && call.effort !== undefined ? { effort: call.effort } : {}),
+    ...(has("mode") && call.mode !== undefined ? { mode: call.mode } : {}),
+    ...(has("title") && call.title !== undefined ? { title: call.title } : {}),
+    ...(group === undefined ? {} : { group }),
+    ...(has("cwd") && cwd !== undefined ? { cwd } : {}),
+    ...(has("auto_compact_window") && call.auto_compact_window !== undefined
+      ? { auto_compact_window: call.auto_compact_window }
+      : {}),
+    ...(has("thinking_enabled") && thinking !== undefined ? { thinking_enabled: thinking } : {}),
+    ...(has("thinking_display") && call.thinking_display !== undefined
+      ? { thinking_display: call.thinking_display }
+      : {}),
+  };
+}
+
 /**
  * §16: changes the settings of a session this conversation started, for its next turns, without
  * a prompt. The whole call is checked first — model, effort, group, folder, busy — and nothing is
  * written when any part is refused (R-UPD-13, R-UPD-14); a call that would change nothing returns
  * `changed: []` (R-UPD-06). Sessions this conversation did not start need the owner's approval
- * (R-UPD-10), which arrives with the permissions work: until then they are refused.
+ * on an approval card after those checks (R-UPD-10/12; with `approvalCards` off they are refused).
  */
 export async function updateSession(
   ctx: ActionContext,
@@ -215,7 +251,18 @@ export async function updateSession(
       notes,
     };
   }
-  if (!startedByCaller(ctx, target)) {
+  if (ctx.deps.approvalCards === true) {
+    // R-UPD-10/12: another session's change asks once per conversation, ask/plan asks every time.
+    await gateCall(ctx, call, {
+      target: {
+        id: target.id,
+        title: target.title,
+        startedByCaller: startedByCaller(ctx, target),
+        busy: false,
+      },
+      details: { changes: cardChanges(call, changed, cwd, groupPlan) },
+    });
+  } else if (!startedByCaller(ctx, target)) {
     refuse(
       "REMOTE_RELAY_PERMISSION",
       `Session ${target.id} ("${target.title}") was not started by this conversation: changing it needs the owner's approval on a card, which this relay cannot ask for yet. ${NOTHING_CHANGED}`,

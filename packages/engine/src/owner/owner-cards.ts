@@ -1,10 +1,22 @@
 import { RelayError } from "@oar/core";
+import type { CardRecord, CardStatus } from "@oar/permissions";
 import type { OwnerCardAnswerBody } from "@oar/schema";
-import type { OwnerCard } from "../engine";
+import type { OwnerApprovalCard, OwnerCard, OwnerCardStatus, OwnerQuestionCard } from "../engine";
 import type { BlockingQuestionRecord, BlockingQuestionStatus } from "../ports/question-store";
 import type { OwnerContext } from "./owner-context";
 
-function card(question: BlockingQuestionRecord): OwnerCard {
+const APPROVAL_OPTIONS = ["allow", "deny"] as const;
+
+const REASONS: Record<CardRecord["kind"], string> = {
+  first_create_session: "first session of this conversation",
+  first_subscribe: "first watch of this conversation",
+  write_in_mode: "write action in ask/plan mode",
+  update_other_session: "change to a session this conversation did not start",
+  transfer_subscriptions: "takes over another conversation's subscriptions",
+  anti_loop: "more than 30 prompts to other agents since you last wrote",
+};
+
+function questionCard(question: BlockingQuestionRecord): OwnerQuestionCard {
   return {
     id: question.id,
     kind: "question",
@@ -16,24 +28,108 @@ function card(question: BlockingQuestionRecord): OwnerCard {
   };
 }
 
-// Approval cards come with the permissions issue; until then every card is a blocking question (`ask_user`).
-export async function listOwnerCards(
-  ctx: OwnerContext,
-  status?: BlockingQuestionStatus,
-): Promise<OwnerCard[]> {
-  const questions = await ctx.deps.stores.questions.listBlockingQuestions(
-    status === undefined ? {} : { status },
-  );
-  return questions.map(card);
+function approvalCard(card: CardRecord): OwnerApprovalCard {
+  const session = card.targetSession === null ? "" : ` session ${card.targetSession}`;
+  return {
+    id: card.id,
+    kind: "approval",
+    reason: card.kind,
+    sessionId: card.conversation,
+    action: card.action,
+    targetRelay: card.targetRelay,
+    targetSession: card.targetSession,
+    text: `Allow ${card.action} on relay "${card.targetRelay}"${session}? (${REASONS[card.kind]})`,
+    detail: card.detail,
+    options: APPROVAL_OPTIONS,
+    status: card.status,
+    createdAt: card.createdAt,
+    answeredAt: card.answeredAt,
+    expiresAt: card.expiresAt,
+  };
 }
 
-/** The owner answers a question card; the turn waiting on it goes on. */
+/** A question is `ended` when its turn ended unanswered; the owner's `expired` means the same for it. */
+function questionStatus(status: OwnerCardStatus): BlockingQuestionStatus | null {
+  switch (status) {
+    case "pending":
+    case "answered":
+    case "ended":
+      return status;
+    case "expired":
+      return "ended";
+    default:
+      return null;
+  }
+}
+
+function approvalStatus(status: OwnerCardStatus): CardStatus | null {
+  switch (status) {
+    case "pending":
+    case "allowed":
+    case "denied":
+    case "expired":
+      return status;
+    case "ended":
+      return "expired";
+    default:
+      return null;
+  }
+}
+
+/** Approval cards and blocking question cards (`ask_user`), oldest first within each kind. */
+export async function listOwnerCards(ctx: OwnerContext, status?: OwnerCardStatus): Promise<OwnerCard[]> {
+  const { questions, cards } = ctx.deps.stores;
+  // Cards past their time are shown expired even before the waiting call notices.
+  await cards.expireCards(ctx.deps.clock.now());
+  const asQuestion = status === undefined ? undefined : questionStatus(status);
+  const asApproval = status === undefined ? undefined : approvalStatus(status);
+  const [approvals, asked] = await Promise.all([
+    asApproval === null ? [] : cards.listCards(asApproval === undefined ? {} : { status: asApproval }),
+    asQuestion === null
+      ? []
+      : questions.listBlockingQuestions(asQuestion === undefined ? {} : { status: asQuestion }),
+  ]);
+  return [...approvals.map(approvalCard), ...asked.map(questionCard)];
+}
+
+async function answerApproval(
+  ctx: OwnerContext,
+  card: CardRecord,
+  body: OwnerCardAnswerBody,
+): Promise<OwnerApprovalCard> {
+  if (!("choice" in body)) {
+    throw new RelayError(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `Card ${card.id} is an approval: send { "choice": "allow" } or { "choice": "deny" }.`,
+    );
+  }
+  const { cards } = ctx.deps.stores;
+  const won = await cards.answerCard({
+    id: card.id,
+    decision: body.choice === "allow" ? "allowed" : "denied",
+    at: ctx.deps.clock.now(),
+  });
+  const now = (await cards.getCard(card.id)) ?? card;
+  if (!won) {
+    throw new RelayError(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `Card ${card.id} is no longer pending (${now.status === "pending" ? "expired" : now.status}).`,
+    );
+  }
+  return approvalCard(now);
+}
+
+/** The owner answers a card: an approval lets the waiting call run or refuses it; a question lets its turn go on. */
 export async function answerOwnerCard(
   ctx: OwnerContext,
   id: string,
   body: OwnerCardAnswerBody,
 ): Promise<OwnerCard> {
-  const { questions } = ctx.deps.stores;
+  const { questions, cards } = ctx.deps.stores;
+  const approval = await cards.getCard(id);
+  if (approval) {
+    return answerApproval(ctx, approval, body);
+  }
   const question = await questions.getBlockingQuestion(id);
   if (!question) {
     throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No card ${id} on this relay.`);
@@ -65,5 +161,5 @@ export async function answerOwnerCard(
   if (!answered) {
     throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `Card ${id} is no longer pending.`);
   }
-  return card((await questions.getBlockingQuestion(id)) ?? question);
+  return questionCard((await questions.getBlockingQuestion(id)) ?? question);
 }

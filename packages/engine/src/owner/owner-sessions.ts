@@ -145,6 +145,8 @@ export async function postOwnerMessage(
   if (session.archivedAt !== null) {
     session = (await ctx.deps.stores.sessions.unarchiveSession(id)) ?? session;
   }
+  // The owner wrote: the anti-loop count starts again (GAP-04 (f), R-SCH-17); answers to questions don't (R-QANS-05).
+  await ctx.deps.stores.loopCounters.resetLoopCounter(id);
   return postText(ctx, session, text);
 }
 

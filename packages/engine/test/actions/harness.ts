@@ -38,6 +38,8 @@ export interface HarnessOptions {
   readonly extraProviders?: readonly Provider[];
   /** Overrides of the calling conversation (an owner-started session by default). */
   readonly caller?: Partial<NewSession>;
+  /** Turns the approval cards on (DESIGN GAP-04). */
+  readonly approvalCards?: boolean;
 }
 
 export interface Harness {
@@ -74,6 +76,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     relay: RELAY,
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
+    ...(options.approvalCards === undefined ? {} : { approvalCards: options.approvalCards }),
   };
   const engine = createEngine(deps);
   await engine.start();
