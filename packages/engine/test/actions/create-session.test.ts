@@ -33,7 +33,7 @@ describe("create_session (§15)", () => {
 
   it("R-CRE-03: what the call omits follows the caller's session (provider, model, effort, mode, cwd)", async () => {
     const h = await createHarness({
-      caller: { model: "test-2", effort: "high", mode: "plan", cwd: "/work/app" },
+      caller: { model: "test-2", effort: "high", mode: "plan", cwd: "/srv/app" },
     });
     const result = await h.ok({ action: "create_session", relay: "this", text: "First line\nsecond line" });
     expect(result).toMatchObject({
@@ -44,7 +44,7 @@ describe("create_session (§15)", () => {
       title: "First line",
     });
     expect(await h.session(result.session as string)).toMatchObject({
-      cwd: "/work/app",
+      cwd: "/srv/app",
       model: "test-2",
       mode: "plan",
     });
@@ -65,7 +65,7 @@ describe("create_session (§15)", () => {
   });
 
   it("R-CRE-03: explicit arguments win", async () => {
-    const h = await createHarness({ allowedRoots: ["/work"] });
+    const h = await createHarness({ allowedRoots: ["/srv"] });
     const result = await h.ok({
       action: "create_session",
       relay: "this",
@@ -73,10 +73,10 @@ describe("create_session (§15)", () => {
       model: "test-2",
       effort: "low",
       mode: "ask",
-      cwd: "/work/api/../web",
+      cwd: "/srv/api/../web",
     });
     expect(result).toMatchObject({ model: "test-2", effort: "low", mode: "ask" });
-    expect((await h.session(result.session as string)).cwd).toBe("/work/web");
+    expect((await h.session(result.session as string)).cwd).toBe("/srv/web");
   });
 
   it("R-UI-03: the new session carries the via-agent badge and who started it", async () => {
@@ -146,12 +146,12 @@ describe("create_session (§15)", () => {
   });
 
   it("R-UPD-21, DESIGN §7: a folder outside the allowed roots is refused and nothing is created", async () => {
-    const h = await createHarness({ allowedRoots: ["/work"] });
+    const h = await createHarness({ allowedRoots: ["/srv"] });
     expect(
-      refusal(await h.call({ action: "create_session", relay: "this", text: "hi", cwd: "/work/../etc" })),
+      refusal(await h.call({ action: "create_session", relay: "this", text: "hi", cwd: "/srv/../etc" })),
     ).toEqual({
       code: "REMOTE_RELAY_INVALID_INPUT",
-      error: 'cwd "/work/../etc" is outside the folders relay "desk" may use: /work. Nothing was created.',
+      error: 'cwd "/srv/../etc" is outside the folders relay "desk" may use: /srv. Nothing was created.',
     });
     expect(
       refusal(await h.call({ action: "create_session", relay: "this", text: "hi", cwd: "work" })).code,

@@ -97,7 +97,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       ...overrides,
     });
   };
-  const caller = await ownerSession({ title: "Planner", cwd: "/work/app", ...options.caller });
+  const caller = await ownerSession({ title: "Planner", cwd: "/srv/app", ...options.caller });
   const callAs = (sessionId: string, input: unknown, executeOptions?: ExecuteOptions) =>
     engine.execute(sessionId, input, executeOptions);
   return {

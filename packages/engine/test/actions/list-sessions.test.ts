@@ -13,7 +13,7 @@ describe("list_sessions (§11, GAP-06)", () => {
         provider: "test",
         model: "test-1",
         state: "idle",
-        cwd: "/work/app",
+        cwd: "/srv/app",
         lastActivityAt: "2026-01-01T00:00:00.000Z",
         messageCount: 0,
         tasks: [],

@@ -31,7 +31,7 @@ describe("list_relays (§8)", () => {
 
 describe("relay_info (§9)", () => {
   it("R-RINFO-01: name, version, platform, providers with models and efforts, folders, modes", async () => {
-    const h = await createHarness({ allowedRoots: ["/work", "/srv"] });
+    const h = await createHarness({ allowedRoots: ["/srv", "/srv"] });
     h.clock.advance(1000);
     await h.ownerSession({ cwd: "/srv/api" });
     // Outside the allowed roots: not offered (DESIGN §7).
@@ -52,7 +52,7 @@ describe("relay_info (§9)", () => {
           efforts: ["low", "high"],
         },
       ],
-      folders: { default: "/work", recent: ["/srv/api", "/work/app"] },
+      folders: { default: "/srv", recent: ["/srv/api", "/srv/app"] },
       modes: ["agent", "ask", "plan"],
       groups: [],
     });

@@ -8,7 +8,7 @@ describe("update_session (§16)", () => {
     const target = await h.agentSession({
       id: "ses_3f9c2a1e0000",
       title: "Review: server/",
-      cwd: "/work/app",
+      cwd: "/srv/app",
     });
     const result = UpdateSessionResultSchema.parse(
       await h.ok({
@@ -34,7 +34,7 @@ describe("update_session (§16)", () => {
         group: { id: expect.stringMatching(/^grp_/), name: "Release 2.4", role: "head" },
         thinking_enabled: null,
         thinking_display: null,
-        cwd: "/work/app",
+        cwd: "/srv/app",
       },
       changed: ["model", "effort", "group"],
       groupCreated: { id: result.settings.group?.id, name: "Release 2.4" },
@@ -180,24 +180,24 @@ describe("update_session (§16)", () => {
   });
 
   it("R-UPD-19/05: a new folder is recorded and the agent restarts there (relaunched)", async () => {
-    const h = await createHarness({ allowedRoots: ["/work"] });
-    const target = await h.agentSession({ cwd: "/work/app" });
+    const h = await createHarness({ allowedRoots: ["/srv"] });
+    const target = await h.agentSession({ cwd: "/srv/app" });
     await h.ok({ action: "send", relay: "this", session: target.id, text: "warm up" });
     const result = await h.ok({
       action: "update_session",
       relay: "this",
       session: target.id,
-      cwd: "/work/web",
+      cwd: "/srv/web",
     });
-    expect(result).toMatchObject({ changed: ["cwd"], relaunched: true, settings: { cwd: "/work/web" } });
+    expect(result).toMatchObject({ changed: ["cwd"], relaunched: true, settings: { cwd: "/srv/web" } });
     expect(h.provider.workersClosed).toContain(target.id);
     await h.ok({ action: "send", relay: "this", session: target.id, text: "again" });
-    expect(h.provider.turns.at(-1)?.input.cwd).toBe("/work/web");
+    expect(h.provider.turns.at(-1)?.input.cwd).toBe("/srv/web");
   });
 
   it("R-UPD-20: a new folder for a busy session is REMOTE_RELAY_BUSY; nothing changed", async () => {
     const h = await createHarness();
-    const target = await h.agentSession({ cwd: "/work/app" });
+    const target = await h.agentSession({ cwd: "/srv/app" });
     await h.ok({ action: "send", relay: "this", session: target.id, text: "hold", wait_seconds: 0 });
     await h.provider.nextTurn();
     const result = refusal(
@@ -205,7 +205,7 @@ describe("update_session (§16)", () => {
         action: "update_session",
         relay: "this",
         session: target.id,
-        cwd: "/work/web",
+        cwd: "/srv/web",
         title: "T",
       }),
     );
@@ -213,11 +213,11 @@ describe("update_session (§16)", () => {
       code: "REMOTE_RELAY_BUSY",
       error: "The session cannot move to another folder now: a turn is running there. Nothing was changed.",
     });
-    expect(await h.session(target.id)).toMatchObject({ cwd: "/work/app", title: target.title });
+    expect(await h.session(target.id)).toMatchObject({ cwd: "/srv/app", title: target.title });
   });
 
   it("R-UPD-21: a folder outside the allowed roots is REMOTE_RELAY_INVALID_INPUT", async () => {
-    const h = await createHarness({ allowedRoots: ["/work"] });
+    const h = await createHarness({ allowedRoots: ["/srv"] });
     const target = await h.agentSession();
     expect(
       refusal(await h.call({ action: "update_session", relay: "this", session: target.id, cwd: "/etc" }))

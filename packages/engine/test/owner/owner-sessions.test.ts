@@ -258,16 +258,16 @@ describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => 
   });
 
   it("R-UPD-20: refuses a new folder while a turn is running, and restarts the worker after a move", async () => {
-    const { owner, provider } = ownerHarness({ allowedRoots: ["/work"] });
+    const { owner, provider } = ownerHarness({ allowedRoots: ["/srv/repos"] });
     provider.hold();
     const created = await owner.createSession({ text: "hold" });
     const turn = await provider.nextTurn();
-    const busy = await refusal(owner.patchSession(created.id, { cwd: "/work/other" }), "REMOTE_RELAY_BUSY");
+    const busy = await refusal(owner.patchSession(created.id, { cwd: "/srv/repos/other" }), "REMOTE_RELAY_BUSY");
     expect(busy.message).toMatch(/^The session cannot move to another folder now: /);
     await refusal(owner.patchSession(created.id, { cwd: "/elsewhere" }), "REMOTE_RELAY_INVALID_INPUT");
     turn.finish();
     await settle();
-    expect((await owner.patchSession(created.id, { cwd: "/work/other" })).cwd).toBe("/work/other");
+    expect((await owner.patchSession(created.id, { cwd: "/srv/repos/other" })).cwd).toBe("/srv/repos/other");
     expect(provider.workersClosed).toContain(created.id);
   });
 });
