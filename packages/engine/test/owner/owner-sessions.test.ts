@@ -262,7 +262,10 @@ describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => 
     provider.hold();
     const created = await owner.createSession({ text: "hold" });
     const turn = await provider.nextTurn();
-    const busy = await refusal(owner.patchSession(created.id, { cwd: "/srv/repos/other" }), "REMOTE_RELAY_BUSY");
+    const busy = await refusal(
+      owner.patchSession(created.id, { cwd: "/srv/repos/other" }),
+      "REMOTE_RELAY_BUSY",
+    );
     expect(busy.message).toMatch(/^The session cannot move to another folder now: /);
     await refusal(owner.patchSession(created.id, { cwd: "/elsewhere" }), "REMOTE_RELAY_INVALID_INPUT");
     turn.finish();
