@@ -55,6 +55,8 @@ export interface Harness {
   callAs(sessionId: string, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   /** A call expected to succeed: fails the test with the envelope otherwise. */
   ok(input: unknown, sessionId?: string): Promise<ToolResult>;
+  /** Sends the test provider's `hold` prompt without waiting: the target's turn stays open. */
+  sendHeld(target: string): Promise<ToolResult>;
   /** A session the owner started (no createdBy), on the test provider. */
   ownerSession(overrides?: Partial<NewSession>): Promise<SessionRecord>;
   /** A session this caller's agent started (createdBy = the caller), idle. */
@@ -100,6 +102,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const caller = await ownerSession({ title: "Planner", cwd: "/srv/app", ...options.caller });
   const callAs = (sessionId: string, input: unknown, executeOptions?: ExecuteOptions) =>
     engine.execute(sessionId, input, executeOptions);
+  const ok = async (input: unknown, sessionId = caller.id) => {
+    const result = await callAs(sessionId, input);
+    expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
+    return result;
+  };
   return {
     clock,
     stores,
@@ -109,10 +116,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     caller,
     call: (input, executeOptions) => callAs(caller.id, input, executeOptions),
     callAs,
-    async ok(input, sessionId = caller.id) {
-      const result = await callAs(sessionId, input);
-      expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
-      return result;
+    ok,
+    sendHeld(target) {
+      return ok({ action: "send", relay: "this", session: target, text: "hold", wait_seconds: 0 });
     },
     ownerSession,
     agentSession: (overrides = {}) =>

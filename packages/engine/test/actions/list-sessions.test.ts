@@ -24,7 +24,7 @@ describe("list_sessions (§11, GAP-06)", () => {
   it("R-LSES-02: a session with a turn running is `running_turn`", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    await h.ok({ action: "send", relay: "this", session: target.id, text: "hold", wait_seconds: 0 });
+    await h.sendHeld(target.id);
     await settle();
     const result = await h.ok({ action: "list_sessions", relay: "this" });
     const entry = (result.sessions as { id: string; state: string; messageCount: number }[]).find(

@@ -45,13 +45,7 @@ describe("read_session (§12)", () => {
   it("R-RSES-01: a reply still being written is `inFlight` with its prompt's message_id", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    const sent = await h.ok({
-      action: "send",
-      relay: "this",
-      session: target.id,
-      text: "hold",
-      wait_seconds: 0,
-    });
+    const sent = await h.sendHeld(target.id);
     const turn = await h.provider.nextTurn();
     turn.write("half a rep");
     const result = await h.ok({ action: "read_session", relay: "this", session: target.id });

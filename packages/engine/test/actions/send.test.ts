@@ -176,7 +176,7 @@ describe("send (§14)", () => {
   it("§14: a busy session queues the prompt behind its running turn", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    await h.ok({ action: "send", relay: "this", session: target.id, text: "hold", wait_seconds: 0 });
+    await h.sendHeld(target.id);
     const first = await h.provider.nextTurn();
     const queued = await h.ok({
       action: "send",

@@ -6,7 +6,7 @@ describe("stop (§21)", () => {
   it("R-STOP-01/02: stops the running turn and says a stop was requested", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    await h.ok({ action: "send", relay: "this", session: target.id, text: "hold", wait_seconds: 0 });
+    await h.sendHeld(target.id);
     const turn = await h.provider.nextTurn();
     const result = StopResultSchema.parse(await h.ok({ action: "stop", relay: "this", session: target.id }));
     expect(result).toMatchObject({

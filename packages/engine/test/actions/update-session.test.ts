@@ -198,7 +198,7 @@ describe("update_session (§16)", () => {
   it("R-UPD-20: a new folder for a busy session is REMOTE_RELAY_BUSY; nothing changed", async () => {
     const h = await createHarness();
     const target = await h.agentSession({ cwd: "/srv/app" });
-    await h.ok({ action: "send", relay: "this", session: target.id, text: "hold", wait_seconds: 0 });
+    await h.sendHeld(target.id);
     await h.provider.nextTurn();
     const result = refusal(
       await h.call({

@@ -6,13 +6,7 @@ describe("wait (§18) and what comes back (§19, GAP-10)", () => {
   it("R-WAIT-01/02: waits for the prompt message_id names", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    const sent = await h.ok({
-      action: "send",
-      relay: "this",
-      session: target.id,
-      text: "hold",
-      wait_seconds: 0,
-    });
+    const sent = await h.sendHeld(target.id);
     const waiting = track(
       h.call({
         action: "wait",
@@ -83,13 +77,7 @@ describe("wait (§18) and what comes back (§19, GAP-10)", () => {
     const h = await createHarness();
     await h.patchSettings({ agentSessions: { longestWaitSeconds: 120 } });
     const target = await h.ownerSession();
-    const sent = await h.ok({
-      action: "send",
-      relay: "this",
-      session: target.id,
-      text: "hold",
-      wait_seconds: 0,
-    });
+    const sent = await h.sendHeld(target.id);
     await h.provider.nextTurn();
     const pending = track(
       h.call({
@@ -123,13 +111,7 @@ describe("wait (§18) and what comes back (§19, GAP-10)", () => {
   it("R-WST-07: wait_seconds 0 does not wait", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    const sent = await h.ok({
-      action: "send",
-      relay: "this",
-      session: target.id,
-      text: "hold",
-      wait_seconds: 0,
-    });
+    const sent = await h.sendHeld(target.id);
     await h.provider.nextTurn();
     expect(
       await h.ok({
@@ -172,13 +154,7 @@ describe("wait (§18) and what comes back (§19, GAP-10)", () => {
   it("GAP-10: `stopped` after stop", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
-    const sent = await h.ok({
-      action: "send",
-      relay: "this",
-      session: target.id,
-      text: "hold",
-      wait_seconds: 0,
-    });
+    const sent = await h.sendHeld(target.id);
     await h.provider.nextTurn();
     await h.ok({ action: "stop", relay: "this", session: target.id });
     expect(
