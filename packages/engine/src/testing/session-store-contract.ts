@@ -47,27 +47,7 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
       });
 
       it("keeps every field it was created with", async () => {
-        const created = await store().createSession(
-          newSession("ses_1", {
-            title: "Review: server/",
-            provider: "command",
-            model: "script-2",
-            effort: "low",
-            mode: "plan",
-            cwd: "/home/dev/shop",
-            repo: "example-org/sample-repo",
-            branch: "feature/banner",
-            createdBy: { relay: "desk", session: "ses_parent" },
-            viaAgent: "Release manager",
-            mayCreateSessions: true,
-            settings: {
-              auto_compact_window: "auto",
-              thinking_enabled: true,
-              nested: { list: [1, "two", null] },
-            },
-          }),
-        );
-        expect(created).toMatchObject({
+        const fields = {
           title: "Review: server/",
           provider: "command",
           model: "script-2",
@@ -84,7 +64,9 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
             thinking_enabled: true,
             nested: { list: [1, "two", null] },
           },
-        });
+        } as const;
+        const created = await store().createSession(newSession("ses_1", fields));
+        expect(created).toMatchObject(fields);
         expect(await store().getSession("ses_1")).toEqual(created);
       });
 
