@@ -270,6 +270,7 @@ export {
   OwnerSettingsSchema,
 } from "./owner/settings";
 export {
+  PEER_FEATURES,
   type PeerEventsPage,
   PeerEventsPageSchema,
   type PeerEventsQuery,
@@ -278,10 +279,14 @@ export {
   PeerInfoSchema,
   type PeerOrigin,
   PeerOriginSchema,
+  type PeerPreflight,
+  PeerPreflightSchema,
   type PeerQuestionStatus,
   PeerQuestionStatusSchema,
   type PeerToolRequest,
   PeerToolRequestSchema,
+  type PeerUpdateChanges,
+  PeerUpdateChangesSchema,
 } from "./peer";
 export {
   type GroupInfo,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RelayEventSchema } from "./events";
 import { LIMITS } from "./limits";
 import { IsoDateTimeSchema } from "./time/iso-date-time";
-import { QuestionStatusSchema } from "./vocabulary";
+import { ModeSchema, QuestionStatusSchema } from "./vocabulary";
 
 // The peer surface (/v1/peer, DESIGN §4): what one relay sends another.
 
@@ -25,6 +25,29 @@ export const PeerOriginSchema = z.object({
   model: z.string(),
   hops: z.number().int().min(0).max(LIMITS.hopsMax),
   userUnlocked: z.boolean(),
+  /**
+   * The calling conversation's own settings, for whatever a create_session omits (R-CRE-03): the
+   * target uses each one it offers and its own default for the rest.
+   */
+  defaults: z
+    .object({
+      provider: z.string().min(1).optional(),
+      model: z.string().min(1).optional(),
+      effort: z.string().min(1).optional(),
+      mode: ModeSchema.optional(),
+    })
+    .optional(),
+  /**
+   * Cards the caller's owner allowed that the target checks itself: update_session of a session
+   * the calling conversation did not start (R-UPD-10/12, once per conversation and relay).
+   */
+  approvals: z.object({ updateOtherSessions: z.boolean().optional() }).optional(),
+  /**
+   * Check the whole call and change nothing: the target answers with `preflight` (what the
+   * caller's approval cards must show) or with the refusal the call would get (R-UPD-13,
+   * R-MDL-01, R-CGRP-05: model, group and folder are checked on the target before any card).
+   */
+  preflight: z.boolean().optional(),
 });
 export type PeerOrigin = z.infer<typeof PeerOriginSchema>;
 
@@ -37,6 +60,52 @@ export const PeerToolRequestSchema = z.object({
   origin: PeerOriginSchema,
 });
 export type PeerToolRequest = z.infer<typeof PeerToolRequestSchema>;
+
+const CardGroupSchema = z.object({ id: z.string().min(1), name: z.string().nullable() });
+
+/** What update_session would change, as its approval card names it (R-UPD-10). */
+export const PeerUpdateChangesSchema = z.object({
+  model: z.string().optional(),
+  effort: z.string().optional(),
+  mode: ModeSchema.optional(),
+  title: z.string().optional(),
+  /** `"none"` leaves the group; `id: null` is a group the call would create (R-UPD-15). */
+  group: z
+    .union([z.literal("none"), z.object({ id: z.string().min(1).nullable(), name: z.string().nullable() })])
+    .optional(),
+  cwd: z.string().optional(),
+  auto_compact_window: z.union([z.literal("auto"), z.number()]).optional(),
+  thinking_enabled: z.boolean().optional(),
+  thinking_display: z.string().optional(),
+});
+export type PeerUpdateChanges = z.infer<typeof PeerUpdateChangesSchema>;
+
+/**
+ * The `preflight` field of a successful check (origin.preflight): the session the call acts on as
+ * the target knows it, and the action-specific lines of the caller's cards (R-UI-08).
+ */
+export const PeerPreflightSchema = z.object({
+  target: z
+    .object({
+      id: z.string().min(1),
+      title: z.string().optional(),
+      /** The target recorded the calling conversation as the one that started it (R-UPD-09). */
+      startedByCaller: z.boolean(),
+      busy: z.boolean(),
+    })
+    .optional(),
+  details: z
+    .object({
+      billingSwitch: z.enum(["api_key", "subscription"]).optional(),
+      group: CardGroupSchema.optional(),
+      changes: PeerUpdateChangesSchema.optional(),
+    })
+    .optional(),
+});
+export type PeerPreflight = z.infer<typeof PeerPreflightSchema>;
+
+/** The peer surface's feature names (GET /v1/peer/info): what a caller may rely on. */
+export const PEER_FEATURES = ["tool", "preflight"] as const;
 
 /** Query of GET /v1/peer/subscriptions/:id/events (replay after a link loss, R-PAIR-04). */
 export const PeerEventsQuerySchema = z.object({
