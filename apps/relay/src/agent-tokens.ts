@@ -28,3 +28,25 @@ export async function issueAgentToken(options: {
   });
   return token;
 }
+
+/**
+ * A new invite (kind "peer"): the token another relay's owner adds when pairing with this one
+ * (DESIGN §4 POST /v1/owner/peers/invites). Whoever holds it may call this relay's peer surface.
+ */
+export async function issuePeerInvite(options: {
+  readonly tokens: TokenStore;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+}): Promise<string> {
+  const token = `oar_peer_${randomBytes(32).toString("base64url")}`;
+  const id = options.ids.next("token");
+  await options.tokens.storeToken({
+    id,
+    kind: "peer",
+    hash: hashToken(token),
+    subject: id,
+    label: "invite",
+    createdAt: options.clock.now(),
+  });
+  return token;
+}

@@ -7,6 +7,7 @@ import { type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
 import { newApp } from "./http/app";
 import { resolveOwnerToken } from "./owner-token";
+import { createPeerLink } from "./peer-link";
 import { cachingTokenStore } from "./token-cache";
 import { RELAY_VERSION } from "./version";
 
@@ -38,6 +39,8 @@ export interface RelayOverrides {
   readonly keepAliveMs?: number;
   /** Approval cards gate agents' calls (DESIGN GAP-04); default on. Tests of other things may turn them off. */
   readonly approvalCards?: boolean;
+  /** How this relay reaches paired relays; default the global fetch. Tests pass another relay's app. */
+  readonly peerFetch?: typeof globalThis.fetch;
 }
 
 /** The composition root: the one place that wires config, storage, the engine and the HTTP surface. */
@@ -47,9 +50,9 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;
-  const { sessions, groups, settings, questions, cards, unlocks, loopCounters } = storage.stores;
+  const { sessions, groups, settings, questions, cards, unlocks, loopCounters, peers } = storage.stores;
   const tokens = cachingTokenStore(storage.stores.tokens, { clock });
-  const stores: EngineStores = { sessions, groups, settings, questions, cards, unlocks, loopCounters };
+  const stores: EngineStores = { sessions, groups, settings, questions, cards, unlocks, loopCounters, peers };
   const engine = createEngine({
     stores,
     providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
@@ -58,6 +61,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     logger,
     relay: { name: config.name, version: RELAY_VERSION, platform: `${process.platform}-${process.arch}` },
     approvalCards: overrides.approvalCards ?? true,
+    peerLink: createPeerLink(overrides.peerFetch === undefined ? {} : { fetch: overrides.peerFetch }),
   });
   try {
     // Restart recovery: turns the last process left running end as `error`; queued ones start.

@@ -93,7 +93,7 @@ describe("owner surface, refusals (DESIGN §4, GAP-21)", { timeout: 30_000 }, ()
     }
     const approval = await envelope(await t.owner("POST", `/v1/owner/cards/${cardId}`, { choice: "allow" }));
     expect(approval).toMatchObject({ status: 400, body: { code: "REMOTE_RELAY_INVALID_INPUT" } });
-    for (const path of ["/v1/owner/inbox", "/v1/owner/peers", "/v1/owner/events"]) {
+    for (const path of ["/v1/owner/inbox", "/v1/owner/events"]) {
       expect(await envelope(await t.owner("GET", path))).toMatchObject({
         status: 404,
         body: { ok: false, code: "REMOTE_RELAY_NOT_FOUND" },

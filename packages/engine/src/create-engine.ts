@@ -1,6 +1,9 @@
+import { relayToolOffered } from "@oar/permissions";
 import { executeCall } from "./actions/execute";
 import type { Engine, EngineDeps } from "./engine";
+import { createEngineLive } from "./live";
 import { createOwnerApi } from "./owner/create-owner-api";
+import { executeFromPeer } from "./peers/from-peer";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { readSettings } from "./settings";
 import { cachingSettingsStore } from "./settings-cache";
@@ -30,12 +33,17 @@ export function createEngine(given: EngineDeps): Engine {
     callTool: (sessionId, input) => engine.execute(sessionId, input),
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
   });
+  const live = createEngineLive();
+  const parts = { deps, runtime, live };
   const engine: Engine = {
-    execute: (callerSessionId, input, options) =>
-      executeCall({ deps, runtime }, callerSessionId, input, options),
-    // GAP-02: agent sessions on this relay are the only condition until paired relays exist.
-    isToolEnabled: async () => (await settings()).agentSessions.enabled,
-    owner: createOwnerApi(deps, runtime),
+    execute: (callerSessionId, input, options) => executeCall(parts, callerSessionId, input, options),
+    executeFromPeer: (origin, input, options) => executeFromPeer(parts, origin, input, options),
+    isToolEnabled: async () =>
+      relayToolOffered({
+        agentSessionsEnabled: (await settings()).agentSessions.enabled,
+        pairedRelays: await deps.stores.peers.countPeers(),
+      }),
+    owner: createOwnerApi(deps, runtime, live),
     start: () => runtime.start(),
     close: () => runtime.close(),
   };

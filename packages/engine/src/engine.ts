@@ -3,12 +3,18 @@ import type { CardKind, CardStatus, CardStore, LoopCounterStore, UnlockStore } f
 import type {
   OwnerCardAnswerBody,
   OwnerCreateGroupBody,
+  OwnerCreatePeerBody,
   OwnerCreateSessionBody,
+  OwnerPatchPeerBody,
   OwnerPatchSessionBody,
+  OwnerPeer,
   OwnerSettings,
   OwnerSettingsPatch,
+  PeerOrigin,
 } from "@oar/schema";
 import type { GroupListItem, GroupRecord, GroupStore } from "./ports/group-store";
+import type { PeerLink } from "./ports/peer-link";
+import type { PeerStore } from "./ports/peer-store";
 import type { Provider } from "./ports/provider";
 import type { QuestionStore } from "./ports/question-store";
 import type {
@@ -33,6 +39,8 @@ export interface EngineStores {
   readonly unlocks: UnlockStore;
   /** The anti-loop guard's counts (GAP-04 (f)). */
   readonly loopCounters: LoopCounterStore;
+  /** Paired relays (DESIGN §4 pairing). */
+  readonly peers: PeerStore;
 }
 
 export interface RelayIdentity {
@@ -59,6 +67,8 @@ export interface EngineDeps {
    * default, for tests of other things), update_session of another session is refused as before.
    */
   readonly approvalCards?: boolean;
+  /** The network to paired relays; absent, every paired relay is unreachable (and says so). */
+  readonly peerLink?: PeerLink;
 }
 
 /** The result object of a relay_tool call: an ok envelope or an error envelope (R-CALL-03/04). */
@@ -90,6 +100,9 @@ export interface OwnerSessionDetail extends OwnerSessionView {
   readonly pendingQuestions: readonly PendingQuestionView[];
   readonly tasks: readonly unknown[];
 }
+
+/** A pairing as the owner sees it; `online` and `version` are what it said when last asked. */
+export type OwnerPeerView = OwnerPeer;
 
 /** A blocking question (`ask_user`) of a session's turn. */
 export interface OwnerQuestionCard {
@@ -153,11 +166,26 @@ export interface OwnerApi {
   dissolveGroup(id: string): Promise<void>;
   listCards(options?: { readonly status?: OwnerCardStatus }): Promise<OwnerCard[]>;
   answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
+  /**
+   * Pairs with another relay (the token is one that relay issued). The name must be free and not
+   * this relay's own; the address rule (R-HOP-06) is the caller's to check before. The relay is
+   * asked for its version at once; one that does not answer is paired all the same, offline.
+   */
+  createPeer(body: OwnerCreatePeerBody): Promise<OwnerPeerView>;
+  listPeers(): Promise<OwnerPeerView[]>;
+  patchPeer(name: string, body: OwnerPatchPeerBody): Promise<OwnerPeerView>;
+  removePeer(name: string): Promise<void>;
 }
 
 export interface Engine {
   /** Runs one relay_tool call for the calling session (parse, rules, action); never throws for bad input. */
   execute(callerSessionId: string, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /**
+   * Runs one relay_tool call that another relay's agent made through the peer surface (DESIGN §4):
+   * this relay applies its side of the rules — Accept prompts (R-PERM-07/08), the hop rule
+   * (R-HOP-01), who started a session (R-UPD-12) — and gives the prompts the remote header (R-HOP-03).
+   */
+  executeFromPeer(origin: PeerOrigin, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   /** Whether relay_tool is offered to this session (DESIGN GAP-02); `tools/list` follows it. */
   isToolEnabled(sessionId: string): Promise<boolean>;
   readonly owner: OwnerApi;

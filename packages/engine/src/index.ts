@@ -26,6 +26,8 @@ export type {
 } from "./ports/group-store";
 export type { JsonObject, JsonValue } from "./ports/json";
 export type { Lease, LeaseRefusal, LeaseRequest, LeaseStore } from "./ports/lease-store";
+export type { PeerAddress, PeerLink } from "./ports/peer-link";
+export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
 export type {
   Provider,
   ProviderInfo,
@@ -67,8 +69,6 @@ export type {
   TurnRecord,
   TurnStatus,
 } from "./ports/session-store";
-export type { PeerAddress, PeerLink } from "./ports/peer-link";
-export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewToken, TokenKind, TokenRecord, TokenStore } from "./ports/token-store";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";

@@ -1,11 +1,13 @@
 import {
   createMemoryLeaseStore,
+  createMemoryPeerStore,
   createMemoryQuestionStore,
   createMemorySessionStores,
   createMemorySettingsStore,
   createMemoryTokenStore,
   runGroupStoreContract,
   runLeaseStoreContract,
+  runPeerStoreContract,
   runQuestionStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
@@ -22,6 +24,7 @@ runGroupStoreContract(async () => {
 runSettingsStoreContract(async () => ({ store: createMemorySettingsStore(), cleanup }));
 runTokenStoreContract(async () => ({ store: createMemoryTokenStore(), cleanup }));
 runLeaseStoreContract(async () => ({ store: createMemoryLeaseStore(), cleanup }));
+runPeerStoreContract(async () => ({ store: createMemoryPeerStore(), cleanup }));
 runQuestionStoreContract(async () => ({
   store: createMemoryQuestionStore(),
   sessions: createMemorySessionStores().sessions,

@@ -23,6 +23,8 @@ export interface CardRecord {
   readonly action: string;
   readonly targetRelay: string;
   readonly targetSession: string | null;
+  /** What the card asks the owner, worded when it was raised (`""` when none was given). */
+  readonly text: string;
   /** Lines the card shows (`Model: … · Effort: …`, `Group: Release 2.4 (grp_…)`). */
   readonly detail: readonly string[];
   readonly status: CardStatus;
@@ -38,6 +40,8 @@ export interface NewCard {
   readonly action: string;
   readonly targetRelay: string;
   readonly targetSession?: string | null;
+  /** Defaults to `""`. */
+  readonly text?: string;
   readonly detail?: readonly string[];
   readonly createdAt: number;
   readonly expiresAt: number;

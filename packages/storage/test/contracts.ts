@@ -1,6 +1,7 @@
 import {
   runGroupStoreContract,
   runLeaseStoreContract,
+  runPeerStoreContract,
   runQuestionStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
@@ -35,6 +36,7 @@ export function describeStoreContracts(database: TestDatabase): void {
     runSettingsStoreContract(fixture((stores) => stores.settings));
     runTokenStoreContract(fixture((stores) => stores.tokens));
     runLeaseStoreContract(fixture((stores) => stores.leases));
+    runPeerStoreContract(fixture((stores) => stores.peers));
     runCardStoreContract(fixture((stores) => stores.cards));
     runUnlockStoreContract(fixture((stores) => stores.unlocks));
     runLoopCounterStoreContract(fixture((stores) => stores.loopCounters));

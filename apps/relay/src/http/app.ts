@@ -4,14 +4,16 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { errorResponse, handleError } from "./errors";
 import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
-import { agentAuth, ownerAuth } from "./middleware/bearer-auth";
+import { agentAuth, ownerAuth, peerAuth } from "./middleware/bearer-auth";
 import { relayRequestId } from "./middleware/request-id";
 import { agentToolRoutes } from "./routes/agent-tool";
 import { mcpRoutes } from "./routes/mcp";
 import { ownerCardRoutes } from "./routes/owner-cards";
 import { ownerGroupRoutes } from "./routes/owner-groups";
+import { ownerPeerRoutes } from "./routes/owner-peers";
 import { ownerSessionRoutes } from "./routes/owner-sessions";
 import { ownerSettingsRoutes } from "./routes/owner-settings";
+import { peerRoutes } from "./routes/peer";
 
 export interface AppInfo {
   readonly name: string;
@@ -34,8 +36,9 @@ export interface AppSurfaces {
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * The HTTP surface (DESIGN §4): /healthz, and with `surfaces` the agent surface (/mcp, /v1/tool)
- * and the owner surface (/v1/owner/…). Every error is `{ ok: false, code, error }`.
+ * The HTTP surface (DESIGN §4): /healthz, and with `surfaces` the agent surface (/mcp, /v1/tool),
+ * the owner surface (/v1/owner/…) and the peer surface (/v1/peer/…). Every error is
+ * `{ ok: false, code, error }`.
  */
 export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   const app = new Hono();
@@ -65,11 +68,15 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));
   app.route("/v1/tool", agentToolRoutes({ engine, clock, logger, keepAliveMs }));
 
-  // Inbox, peers and /events mount here with their issues; until then they are unknown routes.
+  // Inbox and /events mount here with their issues; until then they are unknown routes.
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
   app.route("/v1/owner/sessions", ownerSessionRoutes({ engine, tokens: surfaces.tokens, ids, clock }));
   app.route("/v1/owner/settings", ownerSettingsRoutes(engine));
   app.route("/v1/owner/groups", ownerGroupRoutes(engine));
   app.route("/v1/owner/cards", ownerCardRoutes(engine));
+  app.route("/v1/owner/peers", ownerPeerRoutes({ engine, tokens: surfaces.tokens, ids, clock }));
+
+  app.use("/v1/peer/*", peerAuth({ tokens: surfaces.tokens }));
+  app.route("/v1/peer", peerRoutes({ engine, info, clock, logger, keepAliveMs }));
   return app;
 }

@@ -88,6 +88,9 @@ export async function answerQuestion(
   refuseUsersOnly(call.question_id);
   const question = await requirePendingQuestion(ctx, call.question_id);
   checkChoices(question, call.choices);
+  await ctx.gate(call, {
+    target: { id: question.sessionId, startedByCaller: false, busy: true },
+  });
   const answer: QuestionAnswer = {
     ...(call.answer === undefined ? {} : { answer: call.answer }),
     ...(call.choices === undefined ? {} : { choices: call.choices }),

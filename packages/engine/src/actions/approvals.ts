@@ -1,30 +1,28 @@
-import { sleep } from "@oar/core";
 import {
   type Approvals,
-  type CardDetails,
+  type CallerFacts,
   type CardRecord,
   type CardRequest,
   countsAsPromptToAgent,
+  type Decision,
   evaluateCall,
   isWrite,
-  type TargetSessionFacts,
 } from "@oar/permissions";
 import type { RelayToolCall } from "@oar/schema";
-import type { ActionContext } from "./context";
-import { refuse } from "./refusal";
+import type { ActionContext, CallerProfile, GateTarget } from "./context";
+import { findProvider } from "./providers";
+import { enforce, refuse } from "./refusal";
+import { callerTurnHops } from "./sessions";
 
-/** How often a call waiting on a card looks at it again (the owner answers through another request). */
+/**
+ * How often a call waiting on a card looks at it again when no answer through this process woke
+ * it (an owner API of another process sharing the database, DESIGN §9).
+ */
 export const CARD_POLL_MS = 500;
 
-/** The facts of the session a call acts on, when the action has read it (update_session). */
-export interface GateTarget {
-  readonly target?: TargetSessionFacts;
-  readonly details?: CardDetails;
-}
-
-async function approvalsOf(ctx: ActionContext): Promise<Approvals> {
+/** Cards of this conversation the owner allowed that cover later calls on `relay` (GAP-04 (a), (b), (d)). */
+export async function approvalsOf(ctx: ActionContext, relay: string): Promise<Approvals> {
   const allowed = await ctx.deps.stores.cards.listCards({ conversation: ctx.callerId, status: "allowed" });
-  const relay = ctx.deps.relay.name;
   return {
     createSession: allowed.some((card) => card.kind === "first_create_session"),
     subscribe: allowed.some((card) => card.kind === "first_subscribe"),
@@ -34,14 +32,37 @@ async function approvalsOf(ctx: ActionContext): Promise<Approvals> {
   };
 }
 
-function sessionArg(call: RelayToolCall): string | undefined {
+/** The call's `session` argument, when it has one. */
+export function sessionArg(call: RelayToolCall): string | undefined {
   return "session" in call && typeof call.session === "string" ? call.session : undefined;
+}
+
+/** Whether the call names a session other than the caller's own (ask and schedule for another session). */
+export function forOtherSession(ctx: ActionContext, call: RelayToolCall): boolean {
+  const session = sessionArg(call);
+  return session !== undefined && session !== ctx.callerId;
+}
+
+/** The calling conversation as the permission engine sees it. */
+export async function callerFacts(ctx: ActionContext, caller: CallerProfile): Promise<CallerFacts> {
+  // An external agent's turns are not run by the relay: it always counts as in a turn (GAP-04).
+  const external =
+    caller.provider !== null && findProvider(ctx.deps, caller.provider)?.info.drivenFromOutside;
+  return {
+    session: ctx.callerId,
+    mode: caller.mode,
+    inTurn: ctx.runtime.inFlight(ctx.callerId) !== null || external === true,
+    startedByAgent: caller.startedByAgent,
+    mayCreateSessions: caller.mayCreateSessions,
+    turnHops: await callerTurnHops(ctx),
+  };
 }
 
 /** Waits for the owner's answer, up to the card's expiry; then the card expires. */
 async function awaitAnswer(ctx: ActionContext, card: CardRecord): Promise<CardRecord> {
   const { cards } = ctx.deps.stores;
   const { clock } = ctx.deps;
+  const { cardAnswers } = ctx.live;
   for (;;) {
     const now = clock.now();
     const current = (await cards.getCard(card.id)) ?? card;
@@ -59,10 +80,19 @@ async function awaitAnswer(ctx: ActionContext, card: CardRecord): Promise<CardRe
       await cards.expireCards(now);
       return (await cards.getCard(card.id)) ?? { ...current, status: "expired" };
     }
-    await sleep(clock, Math.min(CARD_POLL_MS, current.expiresAt - now));
+    await new Promise<void>((resolve) => {
+      const stop = cardAnswers.add(card.id, () => done());
+      const timer = clock.setTimeout(() => done(), Math.min(CARD_POLL_MS, current.expiresAt - now));
+      function done() {
+        stop();
+        clock.clearTimeout(timer);
+        resolve();
+      }
+    });
   }
 }
 
+/** Raises one card and waits for it; Deny or expiry refuses the call with REMOTE_RELAY_PERMISSION. */
 async function askOwner(ctx: ActionContext, request: CardRequest): Promise<void> {
   const { deps } = ctx;
   const now = deps.clock.now();
@@ -73,6 +103,7 @@ async function askOwner(ctx: ActionContext, request: CardRequest): Promise<void>
     action: request.action,
     targetRelay: request.targetRelay,
     targetSession: request.targetSession,
+    text: request.text,
     detail: request.detail,
     createdAt: now,
     expiresAt: now + ctx.settings.agentSessions.longestWaitSeconds * 1000,
@@ -92,66 +123,70 @@ async function askOwner(ctx: ActionContext, request: CardRequest): Promise<void>
   );
 }
 
-/**
- * The permission engine's decision for this call on this relay (DESIGN GAP-04): a refusal throws,
- * "ask" raises each card in turn and waits for the owner, allow returns. The session rules this
- * engine checks itself (one level, 4 at work, hops) are left to the actions, so they are passed
- * as facts that never refuse here.
- */
-export async function gateCall(
-  ctx: ActionContext,
-  call: RelayToolCall,
-  facts: GateTarget = {},
-): Promise<void> {
-  const session = sessionArg(call);
-  // Reading never asks the owner, and what could refuse it on this relay (the agent-sessions
-  // switch, the self rules) the engine has checked already: no card query for the hot read path.
-  if (!isWrite({ action: call.action, forOtherSession: session !== undefined && session !== ctx.callerId })) {
-    return;
-  }
-  const caller = await ctx.loadCaller();
-  const { stores } = ctx.deps;
-  const [approvals, promptsSinceOwnerWrote] = await Promise.all([
-    approvalsOf(ctx),
-    stores.loopCounters.getLoopCounter(ctx.callerId),
-  ]);
-  const decision = evaluateCall({
-    action: call.action,
-    ...(session === undefined ? {} : { session }),
-    caller: {
-      session: ctx.callerId,
-      mode: caller.mode,
-      // An external agent's turns are not run by the relay: it always counts as in a turn (GAP-04).
-      inTurn: ctx.runtime.inFlight(ctx.callerId) !== null || caller.provider === "external",
-      startedByAgent: false,
-      mayCreateSessions: true,
-      turnHops: 0,
-    },
-    relay: {
-      kind: "self",
-      name: ctx.deps.relay.name,
-      agentSessionsEnabled: ctx.settings.agentSessions.enabled,
-    },
-    ...(facts.target === undefined ? {} : { target: facts.target }),
-    approvals,
-    promptsSinceOwnerWrote,
-    ...(facts.details === undefined ? {} : { details: facts.details }),
-  });
-  if (decision.kind === "refuse") {
-    refuse(decision.code, decision.message);
-  }
+/** Applies a decision of the permission engine: a refusal throws, "ask" raises each card in turn and waits. */
+export async function decide(ctx: ActionContext, decision: Decision): Promise<void> {
   if (decision.kind === "ask") {
     for (const request of decision.cards) {
       await askOwner(ctx, request);
     }
+    return;
   }
+  enforce(decision);
+}
+
+/**
+ * The gate of this relay's own agents' calls on this relay (DESIGN GAP-04): reading never asks;
+ * a write is evaluated by the permission engine with the facts the action found, and its cards
+ * are raised and waited on. The session rules the actions check themselves (one level, 4 at
+ * work) were checked before, so they are passed as facts that never refuse here. With approval
+ * cards off (tests of other things), update_session of another session is refused instead.
+ */
+export async function localGate(
+  ctx: ActionContext,
+  call: RelayToolCall,
+  facts: GateTarget = {},
+): Promise<void> {
+  const other = forOtherSession(ctx, call);
+  if (!isWrite({ action: call.action, forOtherSession: other })) {
+    return;
+  }
+  if (ctx.deps.approvalCards !== true) {
+    const { target } = facts;
+    if (call.action === "update_session" && target !== undefined && !target.startedByCaller) {
+      refuse(
+        "REMOTE_RELAY_PERMISSION",
+        `Session ${target.id} ("${target.title ?? target.id}") was not started by this conversation: changing it needs the owner's approval on a card, which this relay does not ask for. Nothing was changed.`,
+      );
+    }
+    return;
+  }
+  const caller = await ctx.loadCaller();
+  const session = sessionArg(call);
+  const { stores } = ctx.deps;
+  const relay = ctx.deps.relay.name;
+  const [approvals, promptsSinceOwnerWrote, facts0] = await Promise.all([
+    approvalsOf(ctx, relay),
+    stores.loopCounters.getLoopCounter(ctx.callerId),
+    callerFacts(ctx, caller),
+  ]);
+  await decide(
+    ctx,
+    evaluateCall({
+      action: call.action,
+      ...(session === undefined ? {} : { session }),
+      caller: { ...facts0, startedByAgent: false, mayCreateSessions: true },
+      relay: { kind: "self", name: relay, agentSessionsEnabled: ctx.settings.agentSessions.enabled },
+      ...(facts.target === undefined ? {} : { target: facts.target }),
+      approvals,
+      promptsSinceOwnerWrote,
+      ...(facts.details === undefined ? {} : { details: facts.details }),
+    }),
+  );
 }
 
 /** After a prompt to another agent ran, the anti-loop guard counts it (GAP-04 (f)). */
 export async function countPrompt(ctx: ActionContext, call: RelayToolCall): Promise<void> {
-  const session = sessionArg(call);
-  const forOtherSession = session !== undefined && session !== ctx.callerId;
-  if (countsAsPromptToAgent({ action: call.action, forOtherSession })) {
+  if (countsAsPromptToAgent({ action: call.action, forOtherSession: forOtherSession(ctx, call) })) {
     await ctx.deps.stores.loopCounters.incrementLoopCounter(ctx.callerId);
   }
 }

@@ -1,5 +1,6 @@
 import type { CallOf } from "@oar/schema";
 import type { ActionContext, ActionSuccess } from "./context";
+import { gated } from "./gated";
 import { refuseSelf, requireSession } from "./sessions";
 
 /**
@@ -16,6 +17,7 @@ export async function archive(ctx: ActionContext, call: CallOf<"archive">): Prom
       fields: { session: session.id, archived: true, alreadyArchived: true },
     };
   }
+  await gated(ctx, call, session);
   await ctx.deps.stores.sessions.archiveSession({ id: session.id, at: ctx.deps.clock.now() });
   return { session: session.id, details: "archived", fields: { session: session.id, archived: true } };
 }

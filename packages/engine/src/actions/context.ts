@@ -1,27 +1,87 @@
-import type { OwnerSettings } from "@oar/schema";
+import type { CardDetails, TargetSessionFacts } from "@oar/permissions";
+import type { Mode, OwnerSettings, PeerOrigin, RelayToolCall } from "@oar/schema";
 import type { EngineDeps } from "../engine";
-import type { SessionRecord } from "../ports/session-store";
+import type { EngineLive } from "../live";
+import type { ConversationRef, SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 
-/** What every action runs with: the engine's parts, the calling session and the settings now in force. */
+/** What the actions read of the calling conversation: a session here, or another relay's as its origin says. */
+export interface CallerProfile {
+  readonly id: string;
+  readonly title: string;
+  readonly provider: string | null;
+  readonly model: string | null;
+  readonly effort: string | null;
+  readonly mode: Mode;
+  readonly cwd: string | null;
+  readonly group: SessionRecord["group"];
+  /** An agent started this conversation (R-LOCAL-03). */
+  readonly startedByAgent: boolean;
+  /** The owner's "Agents in this conversation may start sessions" (R-LOCAL-03). */
+  readonly mayCreateSessions: boolean;
+}
+
+/** A session of this relay as the calling conversation. */
+export function callerProfileOf(session: SessionRecord): CallerProfile {
+  return {
+    id: session.id,
+    title: session.title,
+    provider: session.provider,
+    model: session.model,
+    effort: session.effort,
+    mode: session.mode,
+    cwd: session.cwd,
+    group: session.group,
+    startedByAgent: session.createdBy !== null,
+    mayCreateSessions: session.mayCreateSessions,
+  };
+}
+
+/** A call that another relay's agent made through the peer surface (DESIGN §4). */
+export interface PeerCall {
+  readonly origin: PeerOrigin;
+  /** Check the whole call and change nothing (origin.preflight). */
+  readonly preflight: boolean;
+}
+
+/** What the session a write acts on and the cards must show, as the action found them. */
+export interface GateTarget {
+  readonly target?: TargetSessionFacts;
+  readonly details?: CardDetails;
+}
+
+/**
+ * Called by every write action once its own checks have passed and before its first write: this
+ * relay's approval cards for its own agents (DESIGN GAP-04), or for another relay's agent the part
+ * of the rules this relay applies itself (R-UPD-12) and the preflight's answer.
+ */
+export type Gate = (call: RelayToolCall, facts?: GateTarget) => Promise<void>;
+
+/** What every action runs with: the engine's parts, the calling conversation and the settings now in force. */
 export interface ActionContext {
   readonly deps: EngineDeps;
   readonly runtime: SessionRuntime;
-  /** The calling conversation's id. */
+  readonly live: EngineLive;
+  /** The calling conversation's session id, on its own relay. */
   readonly callerId: string;
+  /** The calling conversation: on this relay (`relay: null`) or on the relay a peer call came from. */
+  readonly from: ConversationRef;
+  /** Set when another relay's agent calls. */
+  readonly peer?: PeerCall;
   /**
-   * The calling conversation's row, read once on first use: most actions need only its id, and
-   * one query less per call matters on the embedded database. Unknown or deleted → REMOTE_RELAY_AUTH.
+   * The calling conversation, read once on first use: most actions need only its id, and one
+   * query less per call matters on the embedded database. Unknown or deleted → REMOTE_RELAY_AUTH.
    */
-  readonly loadCaller: () => Promise<SessionRecord>;
+  readonly loadCaller: () => Promise<CallerProfile>;
   readonly settings: OwnerSettings;
   /** Aborted when the client goes away: waits end early. */
   readonly signal: AbortSignal | undefined;
+  readonly gate: Gate;
 }
 
 /** The context of an action that needs the caller's settings (its provider, model, mode, group…). */
 export interface CallerContext extends ActionContext {
-  readonly caller: SessionRecord;
+  readonly caller: CallerProfile;
 }
 
 export async function withCaller(ctx: ActionContext): Promise<CallerContext> {

@@ -1,13 +1,13 @@
 import type { CallOf, GroupRef } from "@oar/schema";
+import { openToSender, promptText } from "../peers/sender";
 import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
-import { gateCall } from "./approvals";
 import type { ActionSuccess, CallerContext } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
 import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
 import { checkEffort, checkModel } from "./model-check";
-import { defaultModel, findProvider, startableProviders } from "./providers";
+import { defaultModel, findProvider, startableProviders, UNLISTED_MODEL } from "./providers";
 import { refuse } from "./refusal";
 import { refuseFifthActive, refuseSecondLevel } from "./session-rules";
 import { callerProvenance } from "./sessions";
@@ -53,9 +53,13 @@ function chooseModel(
   requested: string | undefined,
 ): { readonly model: string; readonly modelNote?: string } {
   const { caller } = ctx;
+  const inherited = caller.model;
   const listed =
-    provider.models?.some((model) => model.id === caller.model) ?? provider.id === caller.provider;
-  const model = requested ?? (listed ? caller.model : (defaultModel(provider) ?? caller.model));
+    inherited !== null &&
+    (provider.models?.some((model) => model.id === inherited) ?? provider.id === caller.provider);
+  const model =
+    requested ??
+    (listed && inherited !== null ? inherited : (defaultModel(provider) ?? inherited ?? UNLISTED_MODEL));
   return {
     model,
     ...checkModel({ provider, model, relayName: ctx.deps.relay.name, nothing: NOTHING_CREATED }),
@@ -175,7 +179,7 @@ export async function createSession(
 ): Promise<ActionSuccess> {
   const { caller, deps } = ctx;
   refuseSecondLevel(ctx);
-  await refuseFifthActive(ctx, { nothing: NOTHING_CREATED });
+  await refuseFifthActive(ctx, {});
   const provider = chooseProvider(ctx, call.provider);
   const { model, modelNote } = chooseModel(ctx, provider, call.model);
   const effort = chooseEffort(ctx, provider, call.effort);
@@ -184,14 +188,12 @@ export async function createSession(
   const requestedGroup =
     call.group === undefined ? null : await findOneGroup(ctx.deps, call.group, NO_SESSION_CREATED);
   const title = call.title ?? titleFromText(call.text);
-  if (deps.approvalCards === true) {
-    // R-MDL-01, R-CGRP-05: the card comes after the model check and the group lookup, and names the group.
-    await gateCall(ctx, call, {
-      ...(requestedGroup === null
-        ? {}
-        : { details: { group: { id: requestedGroup.id, name: requestedGroup.name } } }),
-    });
-  }
+  // R-MDL-01, R-CGRP-05: the card comes after the model check and the group lookup, and names the group.
+  await ctx.gate(call, {
+    ...(requestedGroup === null
+      ? {}
+      : { details: { group: { id: requestedGroup.id, name: requestedGroup.name } } }),
+  });
 
   const session = await deps.stores.sessions.createSession({
     id: deps.ids.next("session"),
@@ -203,23 +205,27 @@ export async function createSession(
     cwd,
     repo: call.repo ?? null,
     branch: call.branch ?? null,
-    createdBy: { relay: null, session: caller.id },
+    createdBy: ctx.from,
     // R-UI-03: the `via agent · "title"` badge names the starting conversation.
     viaAgent: caller.title,
     createdAt: deps.clock.now(),
   });
+  // R-CGRP-02: a session another relay's agent starts here goes into no group unless it named one.
   const placement =
-    requestedGroup === null
-      ? await placeWithCaller(ctx, session)
-      : await placeInGroup(ctx, session, requestedGroup);
+    requestedGroup !== null
+      ? await placeInGroup(ctx, session, requestedGroup)
+      : ctx.peer
+        ? { group: null }
+        : await placeWithCaller(ctx, session);
 
-  const provenance = callerProvenance(ctx);
+  const provenance = await callerProvenance(ctx);
   const { turn } = await ctx.runtime.enqueuePrompt({
     sessionId: session.id,
-    text: call.text,
+    text: promptText(ctx, call.text),
     origin: { kind: "agent", provenance, mode },
     provenance,
   });
+  await openToSender(ctx, session.id);
   const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
   const noGroup = placement.warning === undefined ? "" : ` (no group: ${placement.warning})`;
   return {

@@ -1,19 +1,22 @@
 import { silentLogger } from "@oar/core";
+import { relayAccess } from "@oar/permissions";
 import { errorEnvelope, okEnvelope, parseCall, type RelayToolCall } from "@oar/schema";
 import type { EngineDeps, ExecuteOptions, ToolResult } from "../engine";
+import type { EngineLive } from "../live";
+import { forwardCall } from "../peers/forward";
+import { resolveRelayTarget } from "../peers/relay-target";
 import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings";
 import { answerQuestion } from "./answer-question";
-import { countPrompt, gateCall } from "./approvals";
+import { countPrompt, forOtherSession, localGate } from "./approvals";
 import { archive } from "./archive";
-import { type ActionContext, type ActionSuccess, withCaller } from "./context";
+import { type ActionContext, type ActionSuccess, callerProfileOf, withCaller } from "./context";
 import { createSession } from "./create-session";
-import { AGENT_SESSIONS_SETTING, listRelays } from "./list-relays";
+import { listRelays } from "./list-relays";
 import { listSessions } from "./list-sessions";
 import { readSession } from "./read-session";
-import { refusalEnvelope, refuse } from "./refusal";
-import { resolveRelay } from "./relay";
+import { enforce, refusalEnvelope, refuse } from "./refusal";
 import { relayInfo } from "./relay-info";
 import { send } from "./send";
 import { stop } from "./stop";
@@ -23,18 +26,16 @@ import { updateSession } from "./update-session";
 import { usage } from "./usage";
 import { wait } from "./wait";
 
-const GATED_IN_ACTION: ReadonlySet<string> = new Set(["create_session", "update_session"]);
-
 /** The engine's parts every call runs with. */
 export interface EngineParts {
   readonly deps: EngineDeps;
   readonly runtime: SessionRuntime;
+  readonly live: EngineLive;
 }
 
-function run(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
+/** The actions that work on this relay, for any caller. */
+export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
   switch (call.action) {
-    case "list_relays":
-      return listRelays(ctx);
     case "relay_info":
       return relayInfo(ctx);
     case "usage":
@@ -62,94 +63,32 @@ function run(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
   }
 }
 
-/** Everything but list_relays works on a relay (§3.1), and on this one only while the owner allows it (GAP-02). */
-function checkRelay(ctx: ActionContext, call: RelayToolCall): void {
-  if (call.action === "list_relays") {
-    return;
-  }
-  const { name } = ctx.deps.relay;
-  resolveRelay(call.relay, name);
-  if (!ctx.settings.agentSessions.enabled) {
-    refuse(
-      "REMOTE_RELAY_PERMISSION",
-      `Agents may not use sessions on relay "${name}": the owner's setting "${AGENT_SESSIONS_SETTING}" is off.`,
-    );
-  }
-}
-
-async function runCall(
-  parts: EngineParts,
-  request: {
-    readonly callerSessionId: string;
-    readonly call: RelayToolCall;
-    readonly signal: AbortSignal | undefined;
-    readonly callerVerified: boolean;
-  },
-): Promise<ActionSuccess> {
-  const { deps, runtime } = parts;
-  const { callerSessionId } = request;
-  let caller: Promise<SessionRecord> | undefined;
-  const loadCaller = () => {
-    caller ??= deps.stores.sessions.getSession(callerSessionId).then((record) => {
-      if (!record) {
-        refuse(
-          "REMOTE_RELAY_AUTH",
-          `The calling session "${callerSessionId}" is not a session of relay "${deps.relay.name}" (unknown or deleted).`,
-        );
-      }
-      return record;
-    });
-    return caller;
-  };
-  if (!request.callerVerified) {
-    await loadCaller();
-  }
-  const settings = await readSettings(deps.stores.settings);
-  const ctx: ActionContext = {
-    deps,
-    runtime,
-    callerId: callerSessionId,
-    loadCaller,
-    settings,
-    signal: request.signal,
-  };
-  checkRelay(ctx, request.call);
-  const cards = deps.approvalCards === true;
-  // These two ask from inside the action, after their own checks (R-MDL-01, R-CGRP-05, R-UPD-06/10/12).
-  if (cards && !GATED_IN_ACTION.has(request.call.action)) {
-    await gateCall(ctx, request.call);
-  }
-  const success = await run(ctx, request.call);
-  if (cards) {
-    await countPrompt(ctx, request.call);
-  }
-  return success;
-}
+/** What a call produced: an action's success, which becomes this relay's envelope, or a finished result (a paired relay's). */
+export type CallOutcome =
+  | { readonly kind: "success"; readonly success: ActionSuccess }
+  | { readonly kind: "result"; readonly result: ToolResult };
 
 /**
- * Runs one relay_tool call for the calling session: the call rules (parseCall), the caller, the
- * relay (§3.1), the owner's switch (GAP-02), then the action. Refusals come back as error
- * envelopes; anything else is a bug, logged with a request id and answered REMOTE_RELAY_INTERNAL.
+ * Turns what a call produced into its result: the success envelope with `relay`, `summary`
+ * (R-CALL-10), `ignored` and `note`; a refusal's error envelope; anything else is a bug, logged
+ * with a request id and answered REMOTE_RELAY_INTERNAL.
  */
-export async function executeCall(
-  parts: EngineParts,
-  callerSessionId: string,
-  input: unknown,
-  options: ExecuteOptions = {},
+export async function respond(
+  deps: EngineDeps,
+  request: {
+    readonly call: RelayToolCall;
+    readonly ignored: readonly string[];
+    readonly log: Readonly<Record<string, unknown>>;
+  },
+  produce: () => Promise<CallOutcome>,
 ): Promise<ToolResult> {
-  const parsed = parseCall(input);
-  if (!parsed.ok) {
-    return parsed.envelope;
-  }
-  const { call, ignored } = parsed;
-  const { deps } = parts;
+  const { call, ignored } = request;
   try {
-    const success = await runCall(parts, {
-      callerSessionId,
-      call,
-      signal: options.signal,
-      callerVerified: options.callerVerified === true,
-    });
+    const outcome = await produce();
+    if (outcome.kind === "result") {
+      return outcome.result;
+    }
+    const { success } = outcome;
     const note = (success.notes ?? []).join(" ");
     return okEnvelope(
       {
@@ -174,7 +113,7 @@ export async function executeCall(
     (deps.logger ?? silentLogger).error("relay_tool call failed", {
       requestId,
       action: call.action,
-      callerSessionId,
+      ...request.log,
       error,
     });
     return errorEnvelope(
@@ -183,4 +122,96 @@ export async function executeCall(
       { requestId, ignored },
     );
   }
+}
+
+function localContext(
+  parts: EngineParts,
+  callerSessionId: string,
+  settings: ActionContext["settings"],
+  signal: AbortSignal | undefined,
+): { readonly ctx: ActionContext; readonly loadSession: () => Promise<SessionRecord> } {
+  const { deps } = parts;
+  let caller: Promise<SessionRecord> | undefined;
+  const loadSession = () => {
+    caller ??= deps.stores.sessions.getSession(callerSessionId).then((record) => {
+      if (!record) {
+        refuse(
+          "REMOTE_RELAY_AUTH",
+          `The calling session "${callerSessionId}" is not a session of relay "${deps.relay.name}" (unknown or deleted).`,
+        );
+      }
+      return record;
+    });
+    return caller;
+  };
+  const ctx: ActionContext = {
+    ...parts,
+    callerId: callerSessionId,
+    from: { relay: null, session: callerSessionId },
+    loadCaller: () => loadSession().then(callerProfileOf),
+    settings,
+    signal,
+    gate: (call, facts) => localGate(ctx, call, facts),
+  };
+  return { ctx, loadSession };
+}
+
+async function runLocalCall(
+  parts: EngineParts,
+  request: {
+    readonly callerSessionId: string;
+    readonly call: RelayToolCall;
+    readonly input: unknown;
+    readonly options: ExecuteOptions;
+  },
+): Promise<CallOutcome> {
+  const { deps } = parts;
+  const { call } = request;
+  const settings = await readSettings(deps.stores.settings);
+  const { ctx, loadSession } = localContext(parts, request.callerSessionId, settings, request.options.signal);
+  if (request.options.callerVerified !== true) {
+    await loadSession();
+  }
+  if (call.action === "list_relays") {
+    return { kind: "success", success: await listRelays(ctx) };
+  }
+  const target = await resolveRelayTarget(ctx, call.relay);
+  if (target.kind === "paired") {
+    return { kind: "result", result: await forwardCall(ctx, target.peer, call, request.input) };
+  }
+  // GAP-02: this relay's sessions only while the owner allows agents to use them.
+  enforce(
+    relayAccess({
+      action: call.action,
+      forOtherSession: forOtherSession(ctx, call),
+      relay: { kind: "self", name: deps.relay.name, agentSessionsEnabled: settings.agentSessions.enabled },
+      acceptsPromptsFromOtherRelays: true,
+    }),
+  );
+  const success = await runOnThisRelay(ctx, call);
+  if (deps.approvalCards === true) {
+    await countPrompt(ctx, call);
+  }
+  return { kind: "success", success };
+}
+
+/**
+ * Runs one relay_tool call for the calling session of this relay: the call rules (parseCall), the
+ * caller, the relay (§3.1) — a paired relay gets the call forwarded after this relay's own rules —
+ * the owner's switch (GAP-02), then the action. Refusals come back as error envelopes.
+ */
+export async function executeCall(
+  parts: EngineParts,
+  callerSessionId: string,
+  input: unknown,
+  options: ExecuteOptions = {},
+): Promise<ToolResult> {
+  const parsed = parseCall(input);
+  if (!parsed.ok) {
+    return parsed.envelope;
+  }
+  const { call, ignored } = parsed;
+  return respond(parts.deps, { call, ignored, log: { callerSessionId } }, () =>
+    runLocalCall(parts, { callerSessionId, call, input, options }),
+  );
 }

@@ -41,6 +41,9 @@ export function refuseDrivenFromOutside(
   }
 }
 
+/** A provider with no model list yet still needs a name on the row; the provider picks its own. */
+export const UNLISTED_MODEL = "default";
+
 /** The model a provider starts sessions with. */
 export function defaultModel(info: ProviderInfo): string | null {
   const models = info.models ?? [];

@@ -1,4 +1,5 @@
 import { isRelayError, RelayError, wireExtraOf } from "@oar/core";
+import type { Verdict } from "@oar/permissions";
 import { type ErrorCode, type ErrorEnvelope, type ErrorExtra, errorEnvelope } from "@oar/schema";
 
 /**
@@ -8,6 +9,13 @@ import { type ErrorCode, type ErrorEnvelope, type ErrorExtra, errorEnvelope } fr
  */
 export function refuse(code: ErrorCode, message: string, extra: ErrorExtra = {}): never {
   throw new RelayError(code, message, { context: { ...extra } });
+}
+
+/** Applies one of the permission engine's verdicts: a refusal ends the action. */
+export function enforce(verdict: Verdict): void {
+  if (verdict.kind === "refuse") {
+    refuse(verdict.code, verdict.message);
+  }
 }
 
 /** The wire refusal a RelayError stands for; `null` for local errors (TIMEOUT, STORAGE, …), which are bugs here. */

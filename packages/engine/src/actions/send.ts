@@ -1,6 +1,8 @@
 import type { CallOf } from "@oar/schema";
+import { openToSender, promptText } from "../peers/sender";
 import type { SessionPatch } from "../ports/session-store";
 import type { ActionSuccess, CallerContext } from "./context";
+import { gated } from "./gated";
 import { checkEffort, checkModel } from "./model-check";
 import { providerOfSession, refuseDrivenFromOutside } from "./providers";
 import { refuse } from "./refusal";
@@ -35,7 +37,9 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
       `Relay "${relayName}" cannot switch session ${target.id} from provider "${target.provider}" to "${call.provider}": no provider here offers a second billing to switch to. ${NOTHING_SENT}`,
     );
   }
-  await refuseFifthActive(ctx, { target, nothing: NOTHING_SENT });
+  await refuseFifthActive(ctx, { target });
+  // R-MDL-01: the card, if any, comes after the model check.
+  await gated(ctx, call, target);
 
   // R-SEND-05: without `mode` the prompt carries the caller's own mode, and either way that mode
   // replaces one set by update_session.
@@ -54,13 +58,14 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
     await ctx.deps.stores.sessions.updateSession(target.id, patch);
   }
 
-  const provenance = callerProvenance(ctx);
+  const provenance = await callerProvenance(ctx);
   const { turn } = await ctx.runtime.enqueuePrompt({
     sessionId: target.id,
-    text: call.text,
+    text: promptText(ctx, call.text),
     origin: { kind: "agent", provenance, mode },
     provenance,
   });
+  await openToSender(ctx, target.id);
   const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
   return {
     session: target.id,

@@ -1,44 +1,45 @@
-import { LIMITS } from "@oar/schema";
+import { activeSessionsRule, oneLevelRule } from "@oar/permissions";
 import type { SessionRecord } from "../ports/session-store";
 import type { ActionContext, CallerContext } from "./context";
-import { refuse } from "./refusal";
+import { enforce } from "./refusal";
 import { startedByCaller } from "./sessions";
 
-/** R-LOCAL-03: a session an agent started creates no sessions unless the owner set `mayCreateSessions`. */
+/**
+ * R-LOCAL-03: a session an agent started creates no sessions unless the owner set
+ * `mayCreateSessions`. The rule limits the caller, so the caller's relay applies it, wherever
+ * the session would start: another relay's agent was checked by its own relay.
+ */
 export function refuseSecondLevel(ctx: CallerContext): void {
-  const { caller } = ctx;
-  if (caller.createdBy !== null && !caller.mayCreateSessions) {
-    refuse(
-      "REMOTE_RELAY_LIMIT",
-      `This conversation was itself started by an agent, so it cannot start sessions (one level only) unless the owner enables "Agents in this conversation may start sessions" for it. Nothing was created.`,
-    );
+  if (ctx.from.relay === null) {
+    enforce(oneLevelRule(ctx.caller));
   }
 }
 
 /**
- * R-LOCAL-01/02: at most 4 sessions started by this conversation may have a turn queued or running.
- * `target` is an existing session a prompt would wake (send); it counts only when it is one of the
- * caller's sessions and is not already at work.
+ * R-LOCAL-01/02: at most 4 sessions on this relay started by this conversation may have a turn
+ * queued or running. `target` is an existing session a prompt would wake (send); it counts only
+ * when it is one of the caller's sessions and is not already at work. The page states the limit
+ * for this relay's own conversations: another relay's agent is not counted here.
  */
 export async function refuseFifthActive(
   ctx: ActionContext,
-  options: { readonly target?: SessionRecord; readonly nothing: string },
+  options: { readonly target?: SessionRecord },
 ): Promise<void> {
+  if (ctx.from.relay !== null) {
+    return;
+  }
   const { sessions } = ctx.deps.stores;
-  if (options.target) {
-    if (!startedByCaller(ctx, options.target)) {
-      return;
-    }
-    const busy = await sessions.listActiveTurns({ sessionId: options.target.id });
-    if (busy.length > 0) {
-      return;
-    }
+  const { target } = options;
+  const mine = target !== undefined && startedByCaller(ctx, target);
+  const busy = mine && (await sessions.listActiveTurns({ sessionId: target.id })).length > 0;
+  if (target !== undefined && (!mine || busy)) {
+    return;
   }
   const active = await sessions.countActiveSessionsCreatedBy({ relay: null, session: ctx.callerId });
-  if (active >= LIMITS.maxActiveSessions) {
-    refuse(
-      "REMOTE_RELAY_LIMIT",
-      `This conversation already has ${active} sessions it started at work (a turn queued or running); at most ${LIMITS.maxActiveSessions} may be, so wait until one of them has finished. ${options.nothing}`,
-    );
-  }
+  enforce(
+    activeSessionsRule({
+      active,
+      woken: target === undefined ? { kind: "new" } : { kind: "existing", startedByCaller: mine, busy },
+    }),
+  );
 }

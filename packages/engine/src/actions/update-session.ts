@@ -11,7 +11,6 @@ import type { GroupRecord } from "../ports/group-store";
 import type { JsonObject, JsonValue } from "../ports/json";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionPatch, SessionRecord } from "../ports/session-store";
-import { gateCall } from "./approvals";
 import type { ActionContext, ActionSuccess } from "./context";
 import { checkFolder } from "./folders";
 import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup } from "./groups";
@@ -202,7 +201,7 @@ function cardChanges(
  * a prompt. The whole call is checked first — model, effort, group, folder, busy — and nothing is
  * written when any part is refused (R-UPD-13, R-UPD-14); a call that would change nothing returns
  * `changed: []` (R-UPD-06). Sessions this conversation did not start need the owner's approval
- * on an approval card after those checks (R-UPD-10/12; with `approvalCards` off they are refused).
+ * on an approval card after those checks (R-UPD-10/12), on the relay of the calling conversation.
  */
 export async function updateSession(
   ctx: ActionContext,
@@ -251,23 +250,16 @@ export async function updateSession(
       notes,
     };
   }
-  if (ctx.deps.approvalCards === true) {
-    // R-UPD-10/12: another session's change asks once per conversation, ask/plan asks every time.
-    await gateCall(ctx, call, {
-      target: {
-        id: target.id,
-        title: target.title,
-        startedByCaller: startedByCaller(ctx, target),
-        busy: false,
-      },
-      details: { changes: cardChanges(call, changed, cwd, groupPlan) },
-    });
-  } else if (!startedByCaller(ctx, target)) {
-    refuse(
-      "REMOTE_RELAY_PERMISSION",
-      `Session ${target.id} ("${target.title}") was not started by this conversation: changing it needs the owner's approval on a card, which this relay cannot ask for yet. ${NOTHING_CHANGED}`,
-    );
-  }
+  // R-UPD-10/12: another session's change asks once per conversation and relay, ask/plan every time.
+  await ctx.gate(call, {
+    target: {
+      id: target.id,
+      title: target.title,
+      startedByCaller: startedByCaller(ctx, target),
+      busy: false,
+    },
+    details: { changes: cardChanges(call, changed, cwd, groupPlan) },
+  });
 
   // The group goes first: it is the only step that can still be refused (a group dissolved
   // meanwhile), so a refusal leaves the session as it was.

@@ -49,6 +49,26 @@ export function turnResultFields(ctx: ActionContext, snapshot: TurnSnapshot): Tu
 }
 
 /**
+ * The wait a call gets: what it asked, up to the owner's longest wait on the relay where the
+ * agent runs (R-WST-01), with the note that says so when it asked for more (R-WST-03).
+ */
+export function cappedWait(
+  ctx: ActionContext,
+  waitSeconds: number,
+): { readonly seconds: number; readonly notes: string[] } {
+  const longest = ctx.settings.agentSessions.longestWaitSeconds;
+  return {
+    seconds: Math.min(waitSeconds, longest),
+    notes:
+      waitSeconds > longest
+        ? [
+            `wait_seconds ${waitSeconds} is more than this relay allows: it waited at most ${longest} s (Longest wait per tool call). Call wait to keep waiting.`,
+          ]
+        : [],
+  };
+}
+
+/**
  * Waits for the turn as long as the call asked in `wait_seconds`, up to the owner's longest wait
  * (R-WST-01 … R-WST-03); 0 does not wait (R-WST-07). When the time is up the result holds what
  * there is so far, and the agent can call `wait` again.
@@ -58,14 +78,7 @@ export async function waitForTurn(
   turnId: string,
   waitSeconds: number,
 ): Promise<WaitedTurn> {
-  const longest = ctx.settings.agentSessions.longestWaitSeconds;
-  const seconds = Math.min(waitSeconds, longest);
-  const notes =
-    waitSeconds > longest
-      ? [
-          `wait_seconds ${waitSeconds} is more than this relay allows: it waited at most ${longest} s (Longest wait per tool call). Call wait to keep waiting.`,
-        ]
-      : [];
+  const { seconds, notes } = cappedWait(ctx, waitSeconds);
   const snapshot =
     seconds === 0
       ? await ctx.runtime.snapshot(turnId)

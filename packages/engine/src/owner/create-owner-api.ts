@@ -1,9 +1,11 @@
 import type { EngineDeps, OwnerApi } from "../engine";
+import { createEngineLive, type EngineLive } from "../live";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { patchSettings, readSettings } from "../settings";
 import { answerOwnerCard, listOwnerCards } from "./owner-cards";
 import type { OwnerContext } from "./owner-context";
 import { createOwnerGroup, dissolveOwnerGroup, listOwnerGroups, renameOwnerGroup } from "./owner-groups";
+import { createOwnerPeer, listOwnerPeers, patchOwnerPeer, removeOwnerPeer } from "./owner-peers";
 import {
   archiveOwnerSession,
   createOwnerSession,
@@ -19,8 +21,12 @@ import { sessionDetail } from "./session-views";
  * The owner's verbs (DESIGN §4 owner surface) over the engine's stores and session runtime.
  * Refusals are RelayErrors with wire codes: NOT_FOUND for an unknown id, INVALID_INPUT for a bad value.
  */
-export function createOwnerApi(deps: EngineDeps, runtime: SessionRuntime): OwnerApi {
-  const ctx: OwnerContext = { deps, runtime };
+export function createOwnerApi(
+  deps: EngineDeps,
+  runtime: SessionRuntime,
+  live: EngineLive = createEngineLive(),
+): OwnerApi {
+  const ctx: OwnerContext = { deps, runtime, live };
   return {
     createSession: (body) => createOwnerSession(ctx, body),
     listSessions: (options) => listOwnerSessions(ctx, options?.scope),
@@ -38,5 +44,9 @@ export function createOwnerApi(deps: EngineDeps, runtime: SessionRuntime): Owner
     dissolveGroup: (id) => dissolveOwnerGroup(ctx, id),
     listCards: (options) => listOwnerCards(ctx, options?.status),
     answerCard: (id, body) => answerOwnerCard(ctx, id, body),
+    createPeer: (body) => createOwnerPeer(ctx, body),
+    listPeers: () => listOwnerPeers(ctx),
+    patchPeer: (name, body) => patchOwnerPeer(ctx, name, body),
+    removePeer: (name) => removeOwnerPeer(ctx, name),
   };
 }

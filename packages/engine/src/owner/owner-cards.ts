@@ -38,7 +38,10 @@ function approvalCard(card: CardRecord): OwnerApprovalCard {
     action: card.action,
     targetRelay: card.targetRelay,
     targetSession: card.targetSession,
-    text: `Allow ${card.action} on relay "${card.targetRelay}"${session}? (${REASONS[card.kind]})`,
+    text:
+      card.text === ""
+        ? `Allow ${card.action} on relay "${card.targetRelay}"${session}? (${REASONS[card.kind]})`
+        : card.text,
     detail: card.detail,
     options: APPROVAL_OPTIONS,
     status: card.status,
@@ -110,6 +113,8 @@ async function answerApproval(
     at: ctx.deps.clock.now(),
   });
   const now = (await cards.getCard(card.id)) ?? card;
+  // The call waiting on it, if in this process, goes on at once.
+  ctx.live.cardAnswers.notify(card.id);
   if (!won) {
     throw new RelayError(
       "REMOTE_RELAY_INVALID_INPUT",

@@ -1,5 +1,6 @@
 import { RelayError } from "@oar/core";
 import type { EngineDeps } from "../engine";
+import type { EngineLive } from "../live";
 import type { Provider } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
@@ -8,6 +9,7 @@ import type { SessionRuntime } from "../runtime/session-runtime";
 export interface OwnerContext {
   readonly deps: EngineDeps;
   readonly runtime: SessionRuntime;
+  readonly live: EngineLive;
 }
 
 export async function requireSession(ctx: OwnerContext, id: string): Promise<SessionRecord> {

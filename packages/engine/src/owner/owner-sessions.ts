@@ -3,7 +3,7 @@ import type { OwnerCreateSessionBody, OwnerPatchSessionBody } from "@oar/schema"
 import { checkFolder, defaultFolder } from "../actions/folders";
 import { findOneGroup } from "../actions/groups";
 import { checkEffort, checkModel } from "../actions/model-check";
-import { defaultModel } from "../actions/providers";
+import { defaultModel, UNLISTED_MODEL } from "../actions/providers";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type {
   MessageRecord,
@@ -15,10 +15,9 @@ import type {
 import { type OwnerContext, providerOf, requireSession } from "./owner-context";
 import { chooseProvider } from "./provider-choice";
 import { sessionDetail, sessionView } from "./session-views";
+import { unlockMentionedRelays } from "./unlock-mentions";
 
 const TITLE_FROM_TEXT_MAX = 60;
-// A provider with no model list yet still needs a name on the row; the provider picks its own.
-const UNLISTED_MODEL = "default";
 
 /** A conversation without a title is named after the first line of its first message. */
 function titleFor(body: OwnerCreateSessionBody): string {
@@ -98,7 +97,7 @@ export async function listOwnerSessions(
 }
 
 /**
- * A user message. Relay-run sessions get a turn; a session driven from outside (DESIGN §5) only
+ * A user message: it unlocks the paired relays it mentions (R-LOCK-01(a)). Relay-run sessions get a turn; a session driven from outside (DESIGN §5) only
  * gets the message, which its agent reads with read_session.
  */
 async function postText(
@@ -107,6 +106,8 @@ async function postText(
   text: string,
 ): Promise<{ message: MessageRecord; turn: TurnRecord | null }> {
   const { sessions } = ctx.deps.stores;
+  // Before the turn starts, so its agent finds the relays the owner just named open.
+  await unlockMentionedRelays(ctx, session.id, text);
   if (providerOf(ctx, session).info.drivenFromOutside) {
     const message = await sessions.appendMessage({
       id: ctx.deps.ids.next("message"),

@@ -1,9 +1,9 @@
 import type { QuestionAnswer } from "../ports/provider";
 import type { BlockingQuestionRecord } from "../ports/question-store";
+import type { Wakeups } from "../wakeups";
 import type { RunningTurn } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
 import type { PendingQuestionView } from "./session-runtime";
-import type { TurnWaiters } from "./turn-waiters";
 
 /** Blocking question cards (`ask_user`): a turn asks, waits, and goes on with the answer. */
 export interface BlockingQuestions {
@@ -29,7 +29,7 @@ export function toPendingQuestionView(record: BlockingQuestionRecord): PendingQu
   };
 }
 
-export function createBlockingQuestions(ctx: RuntimeContext, waiters: TurnWaiters): BlockingQuestions {
+export function createBlockingQuestions(ctx: RuntimeContext, waiters: Wakeups): BlockingQuestions {
   const { questions } = ctx.stores;
   // The turns of this process waiting on a question, by question id.
   const waiting = new Map<string, (answer: QuestionAnswer) => void>();

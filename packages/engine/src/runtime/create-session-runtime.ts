@@ -2,6 +2,7 @@ import { type Clock, type IdGenerator, type Logger, RelayError, silentLogger } f
 import type { EngineStores } from "../engine";
 import type { Provider } from "../ports/provider";
 import { readSettings } from "../settings";
+import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
 import { createQueueDriver } from "./queue-driver";
 import { recoverAfterRestart } from "./recovery";
@@ -9,7 +10,6 @@ import { createRunningTurns } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
 import type { SessionRuntime } from "./session-runtime";
 import { createSnapshots } from "./turn-snapshot";
-import { createTurnWaiters } from "./turn-waiters";
 import { createTurnWaits } from "./wait-for-turn";
 import { createWorkerPool, drivenFromOutsideError, findProvider } from "./worker-pool";
 
@@ -41,7 +41,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     isClosed: () => closed,
   };
   const { sessions } = ctx.stores;
-  const waiters = createTurnWaiters();
+  const waiters = createWakeups();
   const running = createRunningTurns();
   const workers = createWorkerPool(ctx);
   const questions = createBlockingQuestions(ctx, waiters);

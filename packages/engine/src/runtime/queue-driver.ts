@@ -1,10 +1,10 @@
 import type { TurnOutcome } from "../ports/provider";
 import type { TurnRecord } from "../ports/session-store";
+import type { Wakeups } from "../wakeups";
 import type { BlockingQuestions } from "./blocking-questions";
 import type { RunningTurn, RunningTurns } from "./running-turns";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
 import { runTurn } from "./turn-runner";
-import type { TurnWaiters } from "./turn-waiters";
 import type { WorkerPool } from "./worker-pool";
 
 export const SESSION_GONE_MESSAGE = "The session no longer exists.";
@@ -26,7 +26,7 @@ export interface QueueDriverParts {
   readonly running: RunningTurns;
   readonly workers: WorkerPool;
   readonly questions: BlockingQuestions;
-  readonly waiters: TurnWaiters;
+  readonly waiters: Wakeups;
 }
 
 export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts): QueueDriver {

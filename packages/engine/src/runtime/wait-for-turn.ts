@@ -1,7 +1,7 @@
+import type { Wakeups } from "../wakeups";
 import type { RuntimeContext } from "./runtime-context";
 import type { TurnSnapshot } from "./session-runtime";
 import { isWaitOver, type Snapshots } from "./turn-snapshot";
-import type { TurnWaiters } from "./turn-waiters";
 
 // Node fires a longer timer at once; no wait is that long (the longest wait is capped far below).
 const MAX_TIMER_MS = 2_147_483_647;
@@ -18,7 +18,7 @@ export interface TurnWaits {
  */
 export function createTurnWaits(
   ctx: RuntimeContext,
-  parts: { readonly snapshots: Snapshots; readonly waiters: TurnWaiters },
+  parts: { readonly snapshots: Snapshots; readonly waiters: Wakeups },
 ): TurnWaits {
   const open = new Set<() => Promise<void>>();
 

@@ -2,6 +2,7 @@ import { LIMITS } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { CARD_POLL_MS } from "../../src/actions/approvals";
 import { createEngine } from "../../src/create-engine";
+import { createTestProvider } from "../../src/testing";
 import { createHarness, type Harness, refusal, settle, track } from "./harness";
 
 const LONGEST_MS = LIMITS.longestWaitSecondsDefault * 1000;
@@ -94,7 +95,14 @@ describe("approval cards on this relay (DESIGN GAP-04, R-UI-01)", () => {
   });
 
   it("GAP-04: an external caller always counts as in a turn", async () => {
-    const h = await createHarness({ approvalCards: true, caller: { provider: "external" } });
+    const external = createTestProvider({
+      info: { id: "external", label: "External", drivenFromOutside: true },
+    });
+    const h = await createHarness({
+      approvalCards: true,
+      extraProviders: [external],
+      caller: { provider: "external" },
+    });
     const { call, card } = await raise(h, { ...CREATE, provider: "test" });
     await answer(h, card.id, "allow");
     expect(await call.promise).toMatchObject({ ok: true });
@@ -103,9 +111,9 @@ describe("approval cards on this relay (DESIGN GAP-04, R-UI-01)", () => {
   it("R-UI-01(c): in ask or plan mode every write asks, each time; reads ask nothing", async () => {
     const h = await createHarness({ approvalCards: true, caller: { mode: "plan" } });
     await inTurn(h);
-    const target = await h.agentSession();
-    await h.ok({ action: "read_session", relay: "this", session: target.id });
     for (let i = 0; i < 2; i++) {
+      const target = await h.agentSession();
+      await h.ok({ action: "read_session", relay: "this", session: target.id });
       const { call, card } = await raise(h, { action: "archive", relay: "this", session: target.id });
       expect(card).toMatchObject({ kind: "write_in_mode", targetSession: target.id });
       await answer(h, card.id, "allow");

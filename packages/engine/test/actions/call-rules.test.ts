@@ -61,11 +61,12 @@ describe("call rules on this relay", () => {
     expect(await h.ok({ action: "usage", relay: "This" })).toMatchObject({ relay: "desk" });
   });
 
-  it("§3.1: any other relay name is REMOTE_RELAY_NOT_FOUND (no paired relays yet)", async () => {
+  it("§3.1: a name that is neither this relay nor a paired relay is REMOTE_RELAY_NOT_FOUND", async () => {
     const h = await createHarness();
     expect(refusal(await h.call({ action: "list_sessions", relay: "build-box" }))).toEqual({
       code: "REMOTE_RELAY_NOT_FOUND",
-      error: 'No relay named "build-box". list_relays shows the relays this conversation can use.',
+      error:
+        'No relay named "build-box": it is neither this relay ("desk") nor a paired relay\'s name or host. list_relays shows the relays this conversation can use.',
     });
   });
 

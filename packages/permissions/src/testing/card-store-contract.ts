@@ -30,6 +30,7 @@ export function runCardStoreContract(setup: ContractSetup<ContractFixture<CardSt
           action: "update_session",
           targetRelay: "build-box",
           targetSession: "ses_target",
+          text: "Change the model of Review: server/?",
           detail: ["Model: script-2 · Effort: low", "Group: Release 2.4 (grp_1)"],
         }),
       );
@@ -40,6 +41,7 @@ export function runCardStoreContract(setup: ContractSetup<ContractFixture<CardSt
         action: "update_session",
         targetRelay: "build-box",
         targetSession: "ses_target",
+        text: "Change the model of Review: server/?",
         detail: ["Model: script-2 · Effort: low", "Group: Release 2.4 (grp_1)"],
         status: "pending",
         createdAt: T0,
@@ -49,10 +51,12 @@ export function runCardStoreContract(setup: ContractSetup<ContractFixture<CardSt
       expect(await store().getCard("card_1")).toEqual(created);
     });
 
-    it("defaults to no target session and no detail lines", async () => {
+    it("defaults to no target session, an empty text and no detail lines", async () => {
       const created = await store().createCard(card("card_1"));
       expect(created.targetSession).toBeNull();
+      expect(created.text).toBe("");
       expect(created.detail).toEqual([]);
+      expect(await store().getCard("card_1")).toEqual(created);
     });
 
     it("returns null for an unknown card", async () => {

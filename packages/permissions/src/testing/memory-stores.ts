@@ -25,6 +25,7 @@ export function createMemoryCardStore(): CardStore {
         action: input.action,
         targetRelay: input.targetRelay,
         targetSession: input.targetSession ?? null,
+        text: input.text ?? "",
         detail: [...(input.detail ?? [])],
         status: "pending",
         createdAt: input.createdAt,

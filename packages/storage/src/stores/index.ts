@@ -1,6 +1,7 @@
 import type {
   GroupStore,
   LeaseStore,
+  PeerStore,
   QuestionStore,
   SessionStore,
   SettingsStore,
@@ -13,6 +14,7 @@ import { createGroupStore } from "./group-store";
 import { guardStore } from "./guard";
 import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
+import { createPeerStore } from "./peer-store";
 import { createQuestionStore } from "./question-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
@@ -30,6 +32,7 @@ export interface Stores {
   readonly unlocks: UnlockStore;
   readonly loopCounters: LoopCounterStore;
   readonly questions: QuestionStore;
+  readonly peers: PeerStore;
 }
 
 export function createStores(db: Database): Stores {
@@ -43,5 +46,6 @@ export function createStores(db: Database): Stores {
     unlocks: guardStore("UnlockStore", createUnlockStore(db)),
     loopCounters: guardStore("LoopCounterStore", createLoopCounterStore(db)),
     questions: guardStore("QuestionStore", createQuestionStore(db)),
+    peers: guardStore("PeerStore", createPeerStore(db)),
   };
 }

@@ -13,6 +13,8 @@ export const approvalCards = pgTable(
     action: text("action").notNull(),
     targetRelay: text("target_relay").notNull(),
     targetSession: text("target_session"),
+    // What the card asks the owner, as the engine worded it when it raised the card.
+    text: text("text").notNull().default(""),
     detail: jsonb("detail").$type<string[]>().notNull().default([]),
     status: text("status").$type<CardStatus>().notNull(),
     createdAt: instant("created_at").notNull(),

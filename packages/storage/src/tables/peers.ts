@@ -1,4 +1,3 @@
-import type { JsonObject } from "@oar/engine";
 import { sql } from "drizzle-orm";
 import { jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
@@ -19,7 +18,8 @@ export const peers = pgTable(
     // Sha256 of the invite token this relay issued to the peer, when the pairing came from one.
     inboundTokenHash: text("inbound_token_hash"),
     version: text("version"),
-    features: jsonb("features").$type<JsonObject>(),
+    // The feature names it listed at its last answer (`GET /v1/peer/info`).
+    features: jsonb("features").$type<string[]>(),
     createdAt: instant("created_at").notNull(),
     updatedAt: instant("updated_at").notNull(),
     lastSeenAt: instant("last_seen_at"),

@@ -58,3 +58,21 @@ export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHand
     return next();
   });
 }
+
+/**
+ * The peer surface: an invite token this relay issued (kind "peer"), never an agent's or the
+ * owner's. Pairing may be one way (R-PAIR-02): the caller needs no pairing here.
+ */
+export function peerAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
+  return createMiddleware(async (c, next) => {
+    const token = bearerOf(c);
+    if (token === undefined) {
+      return refused(c, MISSING);
+    }
+    const record = await deps.tokens.findTokenByHash(hashToken(token));
+    if (record?.kind !== "peer") {
+      return refused(c, "The bearer token is not an invite this relay issued to another relay.");
+    }
+    return next();
+  });
+}

@@ -1,0 +1,46 @@
+import { checkPeerUrl } from "@oar/client";
+import { type Clock, type IdGenerator, RelayError } from "@oar/core";
+import type { Engine, TokenStore } from "@oar/engine";
+import { OwnerCreatePeerBodySchema, OwnerPatchPeerBodySchema, type TokenResponse } from "@oar/schema";
+import { Hono } from "hono";
+import { issuePeerInvite } from "../../agent-tokens";
+import { readBody } from "../validate";
+
+/** R-HOP-06: https:// unless the address is loopback or private. */
+function requirePeerUrl(url: string): string {
+  const checked = checkPeerUrl(url);
+  if (!checked.ok) {
+    throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `url: ${checked.error}`);
+  }
+  return url;
+}
+
+/** /v1/owner/peers (DESIGN §4 pairing): invites for other relays, and this relay's pairings. */
+export function ownerPeerRoutes(deps: {
+  readonly engine: Engine;
+  readonly tokens: TokenStore;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+}): Hono {
+  const owner = deps.engine.owner;
+  const app = new Hono();
+  app.post("/invites", async (c) => c.json({ token: await issuePeerInvite(deps) } satisfies TokenResponse));
+  app.post("/", async (c) => {
+    const body = await readBody(c, OwnerCreatePeerBodySchema);
+    requirePeerUrl(body.url);
+    return c.json(await owner.createPeer(body));
+  });
+  app.get("/", async (c) => c.json({ peers: await owner.listPeers() }));
+  app.patch("/:name", async (c) => {
+    const body = await readBody(c, OwnerPatchPeerBodySchema);
+    if (body.url !== undefined) {
+      requirePeerUrl(body.url);
+    }
+    return c.json(await owner.patchPeer(c.req.param("name"), body));
+  });
+  app.delete("/:name", async (c) => {
+    await owner.removePeer(c.req.param("name"));
+    return c.json({ ok: true });
+  });
+  return app;
+}

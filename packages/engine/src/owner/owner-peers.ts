@@ -1,0 +1,88 @@
+import { RelayError } from "@oar/core";
+import type { OwnerCreatePeerBody, OwnerPatchPeerBody } from "@oar/schema";
+import type { OwnerPeerView } from "../engine";
+import { peerStatus } from "../peers/peer-status";
+import type { PeerRecord } from "../ports/peer-store";
+import type { OwnerContext } from "./owner-context";
+
+async function peerView(ctx: OwnerContext, peer: PeerRecord, fresh = false): Promise<OwnerPeerView> {
+  const status = await peerStatus(ctx.deps, ctx.live.peerStatus, peer, { fresh });
+  return {
+    name: peer.name,
+    url: peer.url,
+    level: peer.level,
+    online: status.online,
+    version: status.version,
+  };
+}
+
+async function requirePeer(ctx: OwnerContext, name: string): Promise<PeerRecord> {
+  const peer = await ctx.deps.stores.peers.getPeer(name);
+  if (!peer) {
+    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
+  }
+  return peer;
+}
+
+/** POST /v1/owner/peers: pairs, then asks the new peer at once who it is. */
+export async function createOwnerPeer(ctx: OwnerContext, body: OwnerCreatePeerBody): Promise<OwnerPeerView> {
+  const { deps } = ctx;
+  if (body.name.toLowerCase() === deps.relay.name.toLowerCase()) {
+    throw new RelayError(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `"${body.name}" is this relay's own name: agents reach this relay as "this" or by that name, so a paired relay needs another one.`,
+    );
+  }
+  const created = await deps.stores.peers.createPeer({
+    id: deps.ids.next("peer"),
+    name: body.name,
+    url: body.url,
+    level: body.level,
+    token: body.token,
+    createdAt: deps.clock.now(),
+  });
+  if (!created.ok) {
+    throw new RelayError(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `A relay is already paired as "${body.name}": change it with PATCH /v1/owner/peers/${body.name}, or remove it first.`,
+    );
+  }
+  return peerView(ctx, created.peer, true);
+}
+
+export async function listOwnerPeers(ctx: OwnerContext): Promise<OwnerPeerView[]> {
+  const peers = await ctx.deps.stores.peers.listPeers();
+  return Promise.all(peers.map((peer) => peerView(ctx, peer)));
+}
+
+/** PATCH /v1/owner/peers/:name: a new address or token is tried at once; a new level holds from the next call. */
+export async function patchOwnerPeer(
+  ctx: OwnerContext,
+  name: string,
+  body: OwnerPatchPeerBody,
+): Promise<OwnerPeerView> {
+  const { deps } = ctx;
+  await requirePeer(ctx, name);
+  const updated = await deps.stores.peers.updatePeer({
+    name,
+    patch: {
+      ...(body.url === undefined ? {} : { url: body.url }),
+      ...(body.token === undefined ? {} : { token: body.token }),
+      ...(body.level === undefined ? {} : { level: body.level }),
+    },
+    at: deps.clock.now(),
+  });
+  if (!updated) {
+    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
+  }
+  return peerView(ctx, updated, body.url !== undefined || body.token !== undefined);
+}
+
+/** DELETE /v1/owner/peers/:name: its name is unknown to agents from the next call on. */
+export async function removeOwnerPeer(ctx: OwnerContext, name: string): Promise<void> {
+  const removed = await ctx.deps.stores.peers.removePeer({ name, at: ctx.deps.clock.now() });
+  if (!removed) {
+    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
+  }
+  ctx.live.peerStatus.forget(name);
+}

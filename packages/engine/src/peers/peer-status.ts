@@ -1,0 +1,103 @@
+import type { EngineDeps } from "../engine";
+import type { PeerRecord } from "../ports/peer-store";
+
+/** Whether a paired relay answers, and what it said (R-LREL-01: `online`, `version`). */
+export interface PeerStatus {
+  readonly online: boolean;
+  readonly version: string | null;
+  readonly features: readonly string[] | null;
+}
+
+/** How long a peer's answer to GET /v1/peer/info stands for it. */
+export const PEER_STATUS_TTL_MS = 15_000;
+
+interface Entry {
+  readonly at: number;
+  readonly status: Promise<PeerStatus>;
+}
+
+/** The last asking of each peer, by lowercase name; asking again while one is under way reuses it. */
+export interface PeerStatusCache {
+  get(name: string): Entry | undefined;
+  set(name: string, entry: Entry): void;
+  forget(name: string): void;
+}
+
+export function createPeerStatusCache(): PeerStatusCache {
+  const entries = new Map<string, Entry>();
+  return {
+    get: (name) => entries.get(name.toLowerCase()),
+    set: (name, entry) => {
+      entries.set(name.toLowerCase(), entry);
+    },
+    forget: (name) => {
+      entries.delete(name.toLowerCase());
+    },
+  };
+}
+
+/** What the row says of the peer, without asking it: online when its last answer came after its last failure. */
+export function knownStatus(peer: PeerRecord): PeerStatus {
+  const online = peer.lastSeenAt !== null && (peer.linkLostAt === null || peer.lastSeenAt >= peer.linkLostAt);
+  return { online, version: peer.version, features: peer.features };
+}
+
+async function ask(deps: EngineDeps, peer: PeerRecord): Promise<PeerStatus> {
+  const { peerLink, clock, stores } = deps;
+  if (!peerLink) {
+    return { ...knownStatus(peer), online: false };
+  }
+  try {
+    const info = await peerLink.info({ name: peer.name, url: peer.url, token: peer.token });
+    await stores.peers.recordPeerSeen({
+      name: peer.name,
+      version: info.version,
+      features: info.features,
+      at: clock.now(),
+    });
+    return { online: true, version: info.version, features: info.features };
+  } catch {
+    await stores.peers.recordPeerLost({ name: peer.name, at: clock.now() });
+    return { online: false, version: peer.version, features: peer.features };
+  }
+}
+
+/** The peer's status, asked at most once per PEER_STATUS_TTL_MS; a failure to answer is `online: false`. */
+export function peerStatus(
+  deps: EngineDeps,
+  cache: PeerStatusCache,
+  peer: PeerRecord,
+  options: { readonly fresh?: boolean } = {},
+): Promise<PeerStatus> {
+  const now = deps.clock.now();
+  const cached = cache.get(peer.name);
+  if (cached && options.fresh !== true && now - cached.at < PEER_STATUS_TTL_MS) {
+    return cached.status;
+  }
+  const status = ask(deps, peer);
+  cache.set(peer.name, { at: now, status });
+  return status;
+}
+
+/** After a call to the peer went through or failed, its status is what that exchange showed. */
+export function notePeerAnswered(
+  deps: EngineDeps,
+  cache: PeerStatusCache,
+  peer: PeerRecord,
+  answered: boolean,
+): Promise<void> {
+  const now = deps.clock.now();
+  const status: PeerStatus = { ...knownStatus(peer), online: answered };
+  cache.set(peer.name, { at: now, status: Promise.resolve(status) });
+  if (!answered) {
+    return deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
+  }
+  return peer.version === null
+    ? Promise.resolve()
+    : deps.stores.peers.recordPeerSeen({
+        name: peer.name,
+        version: peer.version,
+        features: peer.features ?? [],
+        at: now,
+      });
+}

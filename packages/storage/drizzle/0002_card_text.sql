@@ -1,0 +1,1 @@
+ALTER TABLE "approval_cards" ADD COLUMN "text" text DEFAULT '' NOT NULL;
