@@ -8,6 +8,8 @@ import type {
   WorkerSession,
 } from "../ports/provider";
 
+const REMOTE_HEADER_START = "[Remote prompt from an agent on relay ";
+
 /** A turn the test provider runs: what it got, and the handles to script it from a test. */
 export interface TestTurn {
   readonly sessionId: string;
@@ -61,6 +63,7 @@ export interface TestProviderOptions {
  * - `fail: MESSAGE` — ends `error` with MESSAGE; `throw: MESSAGE` — the worker throws,
  * - `ask: QUESTION | OPTION | OPTION` — raises a question card, then replies `answer: <answer>`,
  * - `tool: {JSON}` — calls relay_tool as the session and replies with the result's JSON.
+ * A remote prompt's header line (R-HOP-03) is skipped: the rules read the line after it.
  */
 export function createTestProvider(options: TestProviderOptions = {}): TestProvider {
   const prompts: { sessionId: string; prompt: string; model: string }[] = [];
@@ -108,7 +111,9 @@ export function createTestProvider(options: TestProviderOptions = {}): TestProvi
 
   const byPrompt = async (turn: TestTurn): Promise<void> => {
     const { prompt } = turn.input;
-    const [first = ""] = prompt.split("\n");
+    // A prompt from another relay's agent begins with the relay's header line (R-HOP-03): the
+    // rules read the line after it.
+    const [first = ""] = prompt.split("\n").filter((line) => !line.startsWith(REMOTE_HEADER_START));
     const [, keyword = "", rest = ""] = /^(fail|throw|ask|tool):\s*(.*)$/.exec(first.trim()) ?? [];
     if (holdAll || first.trim() === "hold") {
       open.add(turn);
