@@ -176,7 +176,8 @@ export async function forwardCall(
       action: call.action,
       ...(session === undefined ? {} : { session }),
       ...(call.action === "answer_question" ? { questionId: call.question_id } : {}),
-      caller: facts,
+      // Whether a turn can show the cards is decided after the target's checks, below.
+      caller: { ...facts, inTurn: true },
       relay,
       approvals,
       promptsSinceOwnerWrote,
@@ -212,6 +213,12 @@ export async function forwardCall(
       }
       const preflight = PeerPreflightSchema.safeParse(checked.preflight);
       decision = evaluate(preflight.success ? factsOf(preflight.data) : {});
+    }
+    if (decision.kind === "ask" && !facts.inTurn) {
+      refuse(
+        "REMOTE_RELAY_NO_ACTIVE_TURN",
+        `${call.action} on relay "${peer.name}" needs the user's approval on a card, but this conversation has no turn in progress in which to ask. Nothing was done.`,
+      );
     }
     await decide(ctx, decision);
   }
