@@ -2,8 +2,8 @@ import { ID_PREFIXES, idPrefixOf } from "@oar/core";
 import { type Action, LIMITS } from "@oar/schema";
 import { ALLOW, refuse, type Verdict } from "./verdict";
 
-// The engine's wording (packages/engine/src/actions/session-rules.ts, sessions.ts), kept identical
-// so it can switch to these functions without changing a message.
+// The §5 rules: the engine applies these functions (packages/engine/src/actions/session-rules.ts,
+// sessions.ts, answer-question.ts), so each refusal has one wording.
 
 /**
  * R-LOCAL-03: a conversation an agent started creates no sessions unless the owner switched on
@@ -103,13 +103,13 @@ export function answerQuestionRule(query: { readonly questionId: string }): Verd
   if (prefix === ID_PREFIXES.ask) {
     return refuse(
       "REMOTE_RELAY_FORBIDDEN",
-      `answer_question cannot answer ${query.questionId}: it is a non-blocking question, which only the user answers, in the session or in an Inbox. Nothing was sent.`,
+      `answer_question cannot answer ${query.questionId}: it is a non-blocking question, which only the user answers, in the session or in an Inbox. answer_question answers the cards a session waits on (pendingQuestions of kind ask_user in read_session). Nothing was answered.`,
     );
   }
   if (prefix === ID_PREFIXES.card) {
     return refuse(
       "REMOTE_RELAY_FORBIDDEN",
-      `answer_question cannot answer ${query.questionId}: approval cards are for the user alone. Nothing was sent.`,
+      `answer_question cannot answer ${query.questionId}: it is a relay's approval card, which is for the user, never for an agent. Nothing was answered.`,
     );
   }
   return ALLOW;

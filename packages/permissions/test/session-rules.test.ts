@@ -61,7 +61,7 @@ describe("rules for sessions on this relay (§5)", () => {
       kind: "refuse",
       code: "REMOTE_RELAY_FORBIDDEN",
       message:
-        "answer_question cannot answer ask_7d2abc: it is a non-blocking question, which only the user answers, in the session or in an Inbox. Nothing was sent.",
+        "answer_question cannot answer ask_7d2abc: it is a non-blocking question, which only the user answers, in the session or in an Inbox. answer_question answers the cards a session waits on (pendingQuestions of kind ask_user in read_session). Nothing was answered.",
     });
     expect(answerQuestionRule({ questionId: "card_1" })).toMatchObject({ code: "REMOTE_RELAY_FORBIDDEN" });
     expect(answerQuestionRule({ questionId: "q_7d2" }).kind).toBe("allow");

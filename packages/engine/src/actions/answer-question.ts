@@ -1,31 +1,12 @@
-import { ID_PREFIXES, idPrefixOf } from "@oar/core";
+import { answerQuestionRule } from "@oar/permissions";
 import type { CallOf } from "@oar/schema";
 import type { QuestionAnswer } from "../ports/provider";
 import type { BlockingQuestionRecord } from "../ports/question-store";
 import type { ActionContext, ActionSuccess } from "./context";
-import { refuse } from "./refusal";
+import { enforce, refuse } from "./refusal";
+import { refuseSelf } from "./sessions";
 
 const NOTHING_ANSWERED = "Nothing was answered.";
-
-/**
- * R-ANS-04/05, R-QANS-06: what is the user's alone, told from the id before anything is read — a
- * non-blocking question (`ask_…`) and a relay's approval card (`card_…`).
- */
-function refuseUsersOnly(questionId: string): void {
-  const prefix = idPrefixOf(questionId.trim())?.toLowerCase();
-  if (prefix === ID_PREFIXES.ask) {
-    refuse(
-      "REMOTE_RELAY_FORBIDDEN",
-      `${questionId} is a non-blocking question: only the user answers it, in the session or in an Inbox. answer_question answers the cards a session waits on (pendingQuestions of kind ask_user in read_session). ${NOTHING_ANSWERED}`,
-    );
-  }
-  if (prefix === ID_PREFIXES.card) {
-    refuse(
-      "REMOTE_RELAY_FORBIDDEN",
-      `${questionId} is a relay's approval card: approval cards are for the user, never for an agent. ${NOTHING_ANSWERED}`,
-    );
-  }
-}
 
 /** The pending blocking question; unknown → NOT_FOUND, the caller's own → FORBIDDEN, no longer pending → INVALID_INPUT. */
 async function requirePendingQuestion(
@@ -39,14 +20,8 @@ async function requirePendingQuestion(
       `No question card "${questionId}" on relay "${ctx.deps.relay.name}". read_session shows a session's pendingQuestions; answer_question takes the question_id of one of kind ask_user. ${NOTHING_ANSWERED}`,
     );
   }
-  // R-ANS-04, R-LOCAL-06: the issue and the FORBIDDEN code's documented meaning name the agent's
-  // own question there, so it is FORBIDDEN rather than REMOTE_RELAY_SELF.
-  if (question.sessionId === ctx.callerId) {
-    refuse(
-      "REMOTE_RELAY_FORBIDDEN",
-      `Question ${question.id} was asked in this conversation itself: an agent never answers its own question; it is for the user. ${NOTHING_ANSWERED}`,
-    );
-  }
+  // R-ANS-04, R-LOCAL-06: the agent's own question is FORBIDDEN (for the user), not SELF.
+  refuseSelf(ctx, "answer_question", question.sessionId);
   if (question.status !== "pending") {
     refuse(
       "REMOTE_RELAY_INVALID_INPUT",
@@ -85,7 +60,8 @@ export async function answerQuestion(
   ctx: ActionContext,
   call: CallOf<"answer_question">,
 ): Promise<ActionSuccess> {
-  refuseUsersOnly(call.question_id);
+  // R-ANS-04/05, R-QANS-06: a non-blocking question or an approval card, told from the id alone.
+  enforce(answerQuestionRule({ questionId: call.question_id }));
   const question = await requirePendingQuestion(ctx, call.question_id);
   checkChoices(question, call.choices);
   await ctx.gate(call, {

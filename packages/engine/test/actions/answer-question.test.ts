@@ -146,7 +146,7 @@ describe("answer_question (§20)", () => {
         await h.call({ action: "answer_question", relay: "this", question_id: id, choices: ["Tonight"] }),
       );
       expect(refused.code).toBe("REMOTE_RELAY_FORBIDDEN");
-      expect(refused.error).toContain("non-blocking question: only the user answers it");
+      expect(refused.error).toContain("non-blocking question, which only the user answers");
     }
     expect(read).not.toHaveBeenCalled();
   });
@@ -165,7 +165,7 @@ describe("answer_question (§20)", () => {
     );
     expect(refused).toEqual({
       code: "REMOTE_RELAY_FORBIDDEN",
-      error: expect.stringContaining("approval cards are for the user"),
+      error: expect.stringContaining("approval card, which is for the user, never for an agent"),
     });
     expect(read).not.toHaveBeenCalled();
   });
