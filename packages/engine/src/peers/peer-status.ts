@@ -87,17 +87,18 @@ export function notePeerAnswered(
   answered: boolean,
 ): Promise<void> {
   const now = deps.clock.now();
-  const status: PeerStatus = { ...knownStatus(peer), online: answered };
-  cache.set(peer.name, { at: now, status: Promise.resolve(status) });
-  if (!answered) {
-    return deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
+  if (answered && peer.version === null) {
+    // Never asked who it is: the next status asks it.
+    cache.forget(peer.name);
+    return Promise.resolve();
   }
-  return peer.version === null
-    ? Promise.resolve()
-    : deps.stores.peers.recordPeerSeen({
+  cache.set(peer.name, { at: now, status: Promise.resolve({ ...knownStatus(peer), online: answered }) });
+  return answered && peer.version !== null
+    ? deps.stores.peers.recordPeerSeen({
         name: peer.name,
         version: peer.version,
         features: peer.features ?? [],
         at: now,
-      });
+      })
+    : deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
 }

@@ -226,4 +226,63 @@ describe("approval cards for calls on a paired relay (DESIGN GAP-04)", () => {
     expect(await call.promise).toMatchObject({ ok: true });
     expect(await desk.stores.loopCounters.getLoopCounter(desk.caller.id)).toBe(1);
   });
+
+  it("R-UPD-10: an Allow for other sessions' changes covers the relay it was given for, not another", async () => {
+    const { desk, box } = await paired();
+    const here = await desk.ownerSession("Mine here");
+    const local = await raise(desk, {
+      action: "update_session",
+      relay: "this",
+      session: here.id,
+      title: "A",
+    });
+    expect(local.card).toMatchObject({ kind: "update_other_session", targetRelay: "desk" });
+    await desk.engine.owner.answerCard(local.card.id, { choice: "allow" });
+    await local.call.promise;
+    const theirs = await box.ownerSession("Theirs");
+    const remote = await raise(desk, {
+      action: "update_session",
+      relay: "build-box",
+      session: theirs.id,
+      title: "B",
+    });
+    expect(remote.card).toMatchObject({ kind: "update_other_session", targetRelay: "build-box" });
+    await desk.engine.owner.answerCard(remote.card.id, { choice: "deny" });
+    expect(refusal(await remote.call.promise).code).toBe("REMOTE_RELAY_PERMISSION");
+    expect((await box.stores.sessions.getSession(theirs.id))?.title).toBe("Theirs");
+  });
+});
+
+describe("answer_question on a paired relay (§20)", () => {
+  it("R-ANS-01: the agent here answers a question card a session there waits on; that turn goes on with the answer", async () => {
+    const { desk, box } = await paired();
+    const waiting = await box.ownerSession("Release");
+    box.provider.hold(false);
+    await box.engine.owner.postMessage(waiting.id, "ask: Merge now? | Merge | Wait");
+    await settle(20);
+    const read = await desk.ok({ action: "read_session", relay: "build-box", session: waiting.id });
+    const [question] = read.pendingQuestions as { question_id: string; kind: string }[];
+    expect(question).toMatchObject({ kind: "ask_user" });
+    expect(
+      await desk.ok({
+        action: "answer_question",
+        relay: "build-box",
+        question_id: question?.question_id,
+        choices: ["Merge"],
+      }),
+    ).toMatchObject({ relay: "build-box", session: waiting.id });
+    await settle(20);
+    const messages = await box.stores.sessions.listMessages(waiting.id);
+    expect(messages.at(-1)?.text).toBe("answer: Merge");
+  });
+
+  it("R-ANS-05: a non-blocking question's id is refused here, before the paired relay is called", async () => {
+    const { fed, desk } = await paired();
+    expect(
+      refusal(
+        await desk.call({ action: "answer_question", relay: "build-box", question_id: "ask_1", answer: "x" }),
+      ).code,
+    ).toBe("REMOTE_RELAY_FORBIDDEN");
+    expect(fed.requests).toEqual([]);
+  });
 });
