@@ -1,28 +1,22 @@
 // bench/actions: list_sessions (100 sessions) and read_session over /v1/tool against a bare Hono
 // route running the same store query on the same database, and MCP tools/call against /v1/tool.
 // Requests/s and p99, as ratios measured in one run. Goals: /v1/tool ≥ 0.8× bare, MCP ≥ 0.6× /v1/tool.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { startChildRelay } from "../lib/child-relay";
 import { bestOf, type LoadResult, type LoadTarget, runLoad } from "../lib/load";
+import { printRatios, printTable } from "../lib/report";
 
 const REQUESTS = Number(process.argv[2] ?? 3000);
 const ROUNDS = 3;
 const CONCURRENCY = 8;
 
-const server = spawn(
-  process.execPath,
-  ["--import", "tsx", "--conditions=@oar/source", join(import.meta.dirname, "server.ts")],
-  {
-    cwd: join(import.meta.dirname, ".."),
-    stdio: ["ignore", "pipe", "inherit"],
-  },
+const server = await startChildRelay(
+  join(import.meta.dirname, "server.ts"),
+  [],
+  join(import.meta.dirname, ".."),
 );
-const lines = createInterface({ input: server.stdout });
-const [first] = (await once(lines, "line")) as [string];
-const ready = JSON.parse(first) as { port: number; token: string; caller: string; target: string };
-const base = `http://127.0.0.1:${ready.port}`;
+const ready = server.ready as unknown as { port: number; token: string; caller: string; target: string };
+const base = server.base;
 const agent = { authorization: `Bearer ${ready.token}`, "content-type": "application/json" };
 
 async function expectOk(response: Response, name: string): Promise<void> {
@@ -85,35 +79,14 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const best = new Map([...rounds].map(([name, results]) => [name, bestOf(results)]));
-const get = (name: string): LoadResult => {
-  const result = best.get(name);
-  if (!result) {
-    throw new Error(`no result for ${name}`);
-  }
-  return result;
-};
-
-console.log(
-  `\nbench/actions — ${REQUESTS} requests × ${ROUNDS} rounds, ${CONCURRENCY} in flight, best round kept`,
+printTable(
+  `bench/actions — ${REQUESTS} requests × ${ROUNDS} rounds, ${CONCURRENCY} in flight, best round kept`,
+  best,
 );
-console.log("| target | req/s | p50 ms | p99 ms |");
-console.log("| --- | ---: | ---: | ---: |");
-for (const r of best.values()) {
-  console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} |`);
-}
-const ratio = (a: string, b: string, goal: number) => {
-  const x = get(a);
-  const y = get(b);
-  const rps = x.perSecond / y.perSecond;
-  const p99 = y.p99Ms / x.p99Ms;
-  console.log(
-    `${a} vs ${b}: ${rps.toFixed(2)}× req/s, ${p99.toFixed(2)}× p99 (goal ≥ ${goal}×) ${rps >= goal ? "met" : "NOT met"}`,
-  );
-};
-console.log("");
-ratio("/v1/tool list_sessions", "bare list", 0.8);
-ratio("/v1/tool read_session", "bare read", 0.8);
-ratio("MCP list_sessions", "/v1/tool list_sessions", 0.6);
+printRatios(best, [
+  ["/v1/tool list_sessions", "bare list", 0.8],
+  ["/v1/tool read_session", "bare read", 0.8],
+  ["MCP list_sessions", "/v1/tool list_sessions", 0.6],
+]);
 
-server.kill("SIGTERM");
-await once(server, "exit");
+await server.stop();

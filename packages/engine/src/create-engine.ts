@@ -4,6 +4,8 @@ import type { Engine, EngineDeps } from "./engine";
 import { createEngineLive } from "./live";
 import { createOwnerApi } from "./owner/create-owner-api";
 import { executeFromPeer } from "./peers/from-peer";
+import { cachingPeerStore } from "./peers/peer-cache";
+import { rememberingMentions } from "./peers/unlock-cache";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { readSettings } from "./settings";
 import { cachingSettingsStore } from "./settings-cache";
@@ -19,6 +21,8 @@ export function createEngine(given: EngineDeps): Engine {
     stores: {
       ...given.stores,
       settings: cachingSettingsStore(given.stores.settings, { clock: given.clock }),
+      peers: cachingPeerStore(given.stores.peers, { clock: given.clock }),
+      unlocks: rememberingMentions(given.stores.unlocks),
     },
   };
   const settings = () => readSettings(deps.stores.settings);

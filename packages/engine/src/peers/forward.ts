@@ -4,6 +4,8 @@ import {
   type Decision,
   evaluateCall,
   forwardedHops,
+  isWrite,
+  NO_APPROVALS,
   type TargetRelay,
 } from "@oar/permissions";
 import {
@@ -14,7 +16,14 @@ import {
   type RelayToolCall,
   type RelayToolResultEnvelope,
 } from "@oar/schema";
-import { approvalsOf, callerFacts, countPrompt, decide, sessionArg } from "../actions/approvals";
+import {
+  approvalsOf,
+  callerFacts,
+  countPrompt,
+  decide,
+  forOtherSession,
+  sessionArg,
+} from "../actions/approvals";
 import type { ActionContext, CallerProfile } from "../actions/context";
 import { refuse } from "../actions/refusal";
 import { cappedWait } from "../actions/waiting";
@@ -158,11 +167,13 @@ export async function forwardCall(
 ): Promise<ToolResult> {
   const { stores } = ctx.deps;
   const caller = await ctx.loadCaller();
+  // Reading never asks the owner: no card or counter query on the read path.
+  const writes = isWrite({ action: call.action, forOtherSession: forOtherSession(ctx, call) });
   const [facts, unlock, approvals, promptsSinceOwnerWrote] = await Promise.all([
     callerFacts(ctx, caller),
     stores.unlocks.getRelayUnlock({ conversation: ctx.callerId, relay: peer.name }),
-    approvalsOf(ctx, peer.name),
-    stores.loopCounters.getLoopCounter(ctx.callerId),
+    writes ? approvalsOf(ctx, peer.name) : NO_APPROVALS,
+    writes ? stores.loopCounters.getLoopCounter(ctx.callerId) : 0,
   ]);
   const relay: TargetRelay = {
     kind: "paired",

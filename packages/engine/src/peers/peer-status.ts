@@ -92,13 +92,19 @@ export function notePeerAnswered(
     cache.forget(peer.name);
     return Promise.resolve();
   }
-  cache.set(peer.name, { at: now, status: Promise.resolve({ ...knownStatus(peer), online: answered }) });
-  return answered && peer.version !== null
-    ? deps.stores.peers.recordPeerSeen({
+  const was = knownStatus(peer);
+  cache.set(peer.name, { at: now, status: Promise.resolve({ ...was, online: answered }) });
+  if (!answered) {
+    return deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
+  }
+  // One write when the link comes back or the row is old, not one per call.
+  const fresh = was.online && peer.lastSeenAt !== null && now - peer.lastSeenAt < PEER_STATUS_TTL_MS;
+  return fresh || peer.version === null
+    ? Promise.resolve()
+    : deps.stores.peers.recordPeerSeen({
         name: peer.name,
         version: peer.version,
         features: peer.features ?? [],
         at: now,
-      })
-    : deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
+      });
 }
