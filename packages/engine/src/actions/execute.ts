@@ -73,7 +73,7 @@ export type CallOutcome =
  * (R-CALL-10), `ignored` and `note`; a refusal's error envelope; anything else is a bug, logged
  * with a request id and answered REMOTE_RELAY_INTERNAL.
  */
-export async function respond(
+async function respond(
   deps: EngineDeps,
   request: {
     readonly call: RelayToolCall;
@@ -122,6 +122,21 @@ export async function respond(
       { requestId, ignored },
     );
   }
+}
+
+/** parseCall (R-CALL-06…09), then `respond` with what `produce` makes of the call. */
+export async function parseAndRespond(
+  deps: EngineDeps,
+  input: unknown,
+  log: Readonly<Record<string, unknown>>,
+  produce: (call: RelayToolCall) => Promise<CallOutcome>,
+): Promise<ToolResult> {
+  const parsed = parseCall(input);
+  if (!parsed.ok) {
+    return parsed.envelope;
+  }
+  const { call, ignored } = parsed;
+  return respond(deps, { call, ignored, log }, () => produce(call));
 }
 
 function localContext(
@@ -200,18 +215,13 @@ async function runLocalCall(
  * caller, the relay (§3.1) — a paired relay gets the call forwarded after this relay's own rules —
  * the owner's switch (GAP-02), then the action. Refusals come back as error envelopes.
  */
-export async function executeCall(
+export function executeCall(
   parts: EngineParts,
   callerSessionId: string,
   input: unknown,
   options: ExecuteOptions = {},
 ): Promise<ToolResult> {
-  const parsed = parseCall(input);
-  if (!parsed.ok) {
-    return parsed.envelope;
-  }
-  const { call, ignored } = parsed;
-  return respond(parts.deps, { call, ignored, log: { callerSessionId } }, () =>
+  return parseAndRespond(parts.deps, input, { callerSessionId }, (call) =>
     runLocalCall(parts, { callerSessionId, call, input, options }),
   );
 }

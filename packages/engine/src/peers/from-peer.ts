@@ -1,8 +1,8 @@
 import { acceptPromptsRule, incomingHopRule } from "@oar/permissions";
-import { okEnvelope, type PeerOrigin, type PeerPreflight, parseCall, type RelayToolCall } from "@oar/schema";
+import { okEnvelope, type PeerOrigin, type PeerPreflight, type RelayToolCall } from "@oar/schema";
 import { forOtherSession } from "../actions/approvals";
 import type { ActionContext, CallerProfile, GateTarget } from "../actions/context";
-import { type CallOutcome, type EngineParts, respond, runOnThisRelay } from "../actions/execute";
+import { type CallOutcome, type EngineParts, parseAndRespond, runOnThisRelay } from "../actions/execute";
 import { enforce, refuse } from "../actions/refusal";
 import { isThisRelay } from "../actions/relay";
 import { summaryLine } from "../actions/summary";
@@ -148,20 +148,13 @@ async function runPeerCall(
  * prompts (R-PERM-07/08), the hop rule from the origin (R-HOP-01) — then the action, whose writes
  * pass `peerGate`. The calling relay has applied the lock, the level and its owner's cards.
  */
-export async function executeFromPeer(
+export function executeFromPeer(
   parts: EngineParts,
   origin: PeerOrigin,
   input: unknown,
   options: ExecuteOptions = {},
 ): Promise<ToolResult> {
-  const parsed = parseCall(input);
-  if (!parsed.ok) {
-    return parsed.envelope;
-  }
-  const { call, ignored } = parsed;
-  return respond(
-    parts.deps,
-    { call, ignored, log: { peer: origin.relay, callerSessionId: origin.session } },
-    () => runPeerCall(parts, origin, call, options),
+  return parseAndRespond(parts.deps, input, { peer: origin.relay, callerSessionId: origin.session }, (call) =>
+    runPeerCall(parts, origin, call, options),
   );
 }
