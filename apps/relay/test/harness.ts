@@ -6,6 +6,8 @@ import { loadConfig } from "../src/config";
 export const OWNER_TOKEN = "owner-token-for-tests-0123456789";
 
 export interface TestRelay {
+  /** The relay's name (RELAY_NAME): "desk" unless the test named it. */
+  readonly name: string;
   readonly relay: Relay;
   /** A request to the relay's app, as the owner (JSON body, bearer = owner token). */
   owner(method: string, path: string, body?: unknown): Promise<Response>;
@@ -31,13 +33,15 @@ function jsonInit(method: string, token: string | undefined, body?: unknown): Re
 /** A relay on in-memory PGlite (or the given data directory), closed when the test ends. */
 export async function createTestRelay(
   options: {
+    /** RELAY_NAME; default "desk". */
+    readonly name?: string;
     readonly dataDir?: string;
     readonly overrides?: RelayOverrides;
     readonly keepOpen?: boolean;
   } = {},
 ): Promise<TestRelay> {
   const config = loadConfig({
-    RELAY_NAME: "desk",
+    RELAY_NAME: options.name ?? "desk",
     RELAY_OWNER_TOKEN: OWNER_TOKEN,
     RELAY_DATA_DIR: options.dataDir ?? "memory://",
   });
@@ -56,6 +60,7 @@ export async function createTestRelay(
     return JSON.parse(text) as T;
   };
   return {
+    name: config.name,
     relay,
     owner,
     ownerJson,

@@ -1,0 +1,133 @@
+import type { OwnerPeer as OwnerPeerView } from "@oar/schema";
+import { describe, expect, it } from "vitest";
+import type { TestRelay } from "../harness";
+import { createNetwork, invite, pair } from "./network";
+
+/** A refused owner call: 400 REMOTE_RELAY_INVALID_INPUT, and its message. */
+async function refused(t: TestRelay, method: string, path: string, body?: unknown): Promise<string> {
+  const response = await t.owner(method, path, body);
+  const json = (await response.json()) as Record<string, unknown>;
+  expect(response.status, JSON.stringify(json)).toBe(400);
+  expect(json).toMatchObject({ ok: false, code: "REMOTE_RELAY_INVALID_INPUT" });
+  return String(json.error);
+}
+
+async function peers(t: TestRelay): Promise<OwnerPeerView[]> {
+  return (await t.ownerJson<{ peers: OwnerPeerView[] }>("GET", "/v1/owner/peers")).peers;
+}
+
+describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { timeout: 60_000 }, () => {
+  it("R-HOP-06: plain http:// to a public host is refused with 400, on POST and on PATCH, and nothing is paired", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    const token = await invite(box);
+    for (const url of ["http://build-box.test", "http://203.0.113.7:8787", "http://8.8.8.8"]) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", { name: "build-box", url, token });
+      expect(message, url).toContain("https://");
+      expect(message, url).toContain("loopback and private");
+    }
+    expect(await peers(desk)).toEqual([]);
+
+    await pair(desk, box);
+    const message = await refused(desk, "PATCH", "/v1/owner/peers/build-box", {
+      url: "http://build-box.test",
+    });
+    expect(message).toContain("https://");
+    expect((await peers(desk))[0]).toMatchObject({ url: "https://build-box.test" });
+  });
+
+  it("an address that is not an http(s) URL is refused with 400 naming url", async () => {
+    const net = createNetwork();
+    const desk = await net.relay("desk");
+    for (const url of ["build-box.test", "ftp://build-box.test", "file:///etc/passwd", ""]) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", { name: "build-box", url, token: "t" });
+      expect(message, url).toMatch(/^url: /);
+    }
+    expect(await peers(desk)).toEqual([]);
+  });
+
+  it('R-RLY-02: this relay\'s own name (any case) and "this" cannot name a paired relay', async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    const token = await invite(box);
+    for (const name of ["desk", "DESK", "Desk"]) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", {
+        name,
+        url: "https://build-box.test",
+        token,
+      });
+      expect(message, name).toContain("own name");
+    }
+    for (const name of ["this", "THIS"]) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", {
+        name,
+        url: "https://build-box.test",
+        token,
+      });
+      expect(message, name).toContain('"this" always means this relay');
+    }
+    expect(await peers(desk)).toEqual([]);
+  });
+
+  it("a name already paired (in any case) is refused with 400, and the first pairing is unchanged", async () => {
+    const net = createNetwork();
+    const [desk, box, ci] = await Promise.all([net.relay("desk"), net.relay("build-box"), net.relay("ci")]);
+    const first = await pair(desk, box);
+    for (const name of ["build-box", "Build-Box"]) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", {
+        name,
+        url: "https://ci.test",
+        token: await invite(ci),
+        level: "read",
+      });
+      expect(message, name).toContain("already paired");
+      expect(message, name).toContain("PATCH /v1/owner/peers/");
+    }
+    expect(await peers(desk)).toEqual([first]);
+  });
+
+  it("a bad level, a bad name, a missing field or an unknown field is refused with 400 naming the field", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    const token = await invite(box);
+    const good = { name: "build-box", url: "https://build-box.test", token };
+
+    expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, level: "admin" })).toMatch(/^level: /);
+    expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, level: "Full" })).toMatch(/^level: /);
+    expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, name: "build box" })).toMatch(/^name: /);
+    expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, name: "-box" })).toMatch(/^name: /);
+    expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, token: "" })).toMatch(/^token: /);
+    expect(await refused(desk, "POST", "/v1/owner/peers", { name: "build-box", url: good.url })).toMatch(
+      /^token: /,
+    );
+    expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, secret: "x", online: true })).toBe(
+      "body does not take: secret, online",
+    );
+    expect(await peers(desk)).toEqual([]);
+
+    await pair(desk, box);
+    expect(await refused(desk, "PATCH", "/v1/owner/peers/build-box", { level: "admin" })).toMatch(/^level: /);
+    expect(await refused(desk, "PATCH", "/v1/owner/peers/build-box", { name: "other" })).toMatch(
+      /^body does not take: name/,
+    );
+    expect(await refused(desk, "PATCH", "/v1/owner/peers/build-box", {})).toContain("names no field");
+    expect((await peers(desk))[0]).toMatchObject({ name: "build-box", level: "full" });
+  });
+
+  it("PATCH and DELETE of a name that is not paired are 404 REMOTE_RELAY_NOT_FOUND", async () => {
+    const net = createNetwork();
+    const desk = await net.relay("desk");
+    for (const [method, body] of [
+      ["PATCH", { level: "read" }],
+      ["DELETE", undefined],
+    ] as const) {
+      const response = await desk.owner(method, "/v1/owner/peers/build-box", body);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        ok: false,
+        code: "REMOTE_RELAY_NOT_FOUND",
+        error: 'No paired relay named "build-box" on this relay.',
+      });
+    }
+  });
+});
