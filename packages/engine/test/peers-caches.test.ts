@@ -55,5 +55,8 @@ describe("mention unlocks remembered (R-LOCK-03)", () => {
     expect(await unlocks.getRelayUnlock(key)).toMatchObject({ how: "mention" });
     expect(reads).toBe(before);
     expect(await unlocks.getRelayUnlock({ conversation: "ses_b", relay: "build-box" })).toBeNull();
+    // Removing the pairing ends the remembered mention too.
+    expect(await unlocks.forgetRelay("Build-Box")).toBe(1);
+    expect(await unlocks.getRelayUnlock(key)).toBeNull();
   });
 });

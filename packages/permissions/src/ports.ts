@@ -101,6 +101,11 @@ export interface UnlockStore {
   isRelayUnlocked(input: { readonly conversation: string; readonly relay: string }): Promise<boolean>;
   /** Oldest first. */
   listRelayUnlocks(conversation: string): Promise<RelayUnlock[]>;
+  /**
+   * Ends every unlock of that relay name (any case), in every conversation: its pairing was
+   * removed, and a relay paired later under the name starts locked. Returns how many ended.
+   */
+  forgetRelay(relay: string): Promise<number>;
 }
 
 /** The anti-loop guard's count of prompts to other agents since the owner last wrote (GAP-04 (f)). */

@@ -78,11 +78,16 @@ export async function patchOwnerPeer(
   return peerView(ctx, updated, body.url !== undefined || body.token !== undefined);
 }
 
-/** DELETE /v1/owner/peers/:name: its name is unknown to agents from the next call on. */
+/**
+ * DELETE /v1/owner/peers/:name: its name is unknown to agents from the next call on, and its
+ * unlocks end, so a relay paired later under that name starts locked everywhere (R-LOCK-01).
+ */
 export async function removeOwnerPeer(ctx: OwnerContext, name: string): Promise<void> {
-  const removed = await ctx.deps.stores.peers.removePeer({ name, at: ctx.deps.clock.now() });
+  const { stores, clock } = ctx.deps;
+  const removed = await stores.peers.removePeer({ name, at: clock.now() });
   if (!removed) {
     throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
   }
+  await stores.unlocks.forgetRelay(name);
   ctx.live.peerStatus.forget(name);
 }

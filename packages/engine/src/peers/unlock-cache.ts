@@ -7,7 +7,7 @@ const MAX_REMEMBERED = 10_000;
  * A mention unlocks a relay for the rest of the conversation and is never downgraded (R-LOCK-03,
  * UnlockStore), so once read it is remembered for good and the forwarding path skips the query.
  * Anything else (locked, opened by an agent) is read each time: it can still change, from any
- * process.
+ * process. Only removing the pairing ends a mention (`forgetRelay`).
  */
 export function rememberingMentions(store: UnlockStore): UnlockStore {
   const mentions = new Map<string, RelayUnlock>();
@@ -31,5 +31,19 @@ export function rememberingMentions(store: UnlockStore): UnlockStore {
     },
     isRelayUnlocked: (key) => store.isRelayUnlocked(key),
     listRelayUnlocks: (conversation) => store.listRelayUnlocks(conversation),
+    async forgetRelay(relay) {
+      const name = relay.toLowerCase();
+      const forget = () => {
+        for (const [key, unlock] of mentions) {
+          if (unlock.relay.toLowerCase() === name) {
+            mentions.delete(key);
+          }
+        }
+      };
+      forget();
+      const ended = await store.forgetRelay(relay);
+      forget();
+      return ended;
+    },
   };
 }

@@ -88,6 +88,17 @@ export function createMemoryUnlockStore(): UnlockStore {
         .filter((u) => u.conversation === conversation)
         .sort((a, b) => a.unlockedAt - b.unlockedAt || a.relay.localeCompare(b.relay));
     },
+    async forgetRelay(relay) {
+      const name = relay.toLowerCase();
+      let ended = 0;
+      for (const [key, unlock] of unlocks) {
+        if (unlock.relay.toLowerCase() === name) {
+          unlocks.delete(key);
+          ended++;
+        }
+      }
+      return ended;
+    },
   };
 }
 

@@ -60,5 +60,21 @@ export function runUnlockStoreContract(setup: ContractSetup<ContractFixture<Unlo
         ["zeta", "mention"],
       ]);
     });
+
+    it("forgets a relay in every conversation, whatever the case, and nothing else", async () => {
+      await store().unlockRelay({ conversation: "ses_conv", relay: "build-box", how: "mention", at: T0 });
+      await store().unlockRelay({ conversation: "ses_other", relay: "Build-Box", how: "agent", at: T0 });
+      await store().unlockRelay({ conversation: "ses_conv", relay: "desk", how: "mention", at: T0 });
+      expect(await store().forgetRelay("BUILD-BOX")).toBe(2);
+      expect(await store().isRelayUnlocked(key)).toBe(false);
+      expect(await store().listRelayUnlocks("ses_other")).toEqual([]);
+      expect((await store().listRelayUnlocks("ses_conv")).map((u) => u.relay)).toEqual(["desk"]);
+      expect(await store().forgetRelay("build-box")).toBe(0);
+      // Unlocked again, it is a new unlock.
+      expect(await store().unlockRelay({ ...key, how: "agent", at: T0 + 5 })).toMatchObject({
+        how: "agent",
+        unlockedAt: T0 + 5,
+      });
+    });
   });
 }

@@ -51,5 +51,13 @@ export function createUnlockStore(db: Database): UnlockStore {
         .orderBy(asc(relayUnlocks.unlockedAt), asc(relayUnlocks.relay));
       return rows.map(toRelayUnlock);
     },
+
+    async forgetRelay(relay) {
+      const ended = await db
+        .delete(relayUnlocks)
+        .where(sql`lower(${relayUnlocks.relay}) = lower(${relay})`)
+        .returning({ relay: relayUnlocks.relay });
+      return ended.length;
+    },
   };
 }
