@@ -51,6 +51,7 @@ async function ask(deps: EngineDeps, peer: PeerRecord): Promise<PeerStatus> {
     const info = await peerLink.info({ name: peer.name, url: peer.url, token: peer.token });
     await stores.peers.recordPeerSeen({
       name: peer.name,
+      remoteName: info.name,
       version: info.version,
       features: info.features,
       at: clock.now(),

@@ -12,8 +12,9 @@ export function promptText(ctx: ActionContext, text: string): string {
 
 /**
  * R-LOCK-01(b): an agent of another relay wrote in this conversation, so that relay is open in it
- * and the agent here can reply. The unlock is under this relay's name for that pairing when it
- * has one by the same name, else under the name the caller gave, ready for a pairing made later.
+ * and the agent here can reply. The unlock is under this relay's name for the pairing with it —
+ * the pairing of that name, else the one whose relay calls itself so — or, with no pairing, under
+ * the name the caller gave, ready for a pairing made later under it.
  */
 export async function openToSender(ctx: ActionContext, sessionId: string): Promise<void> {
   if (!ctx.peer) {
@@ -21,7 +22,10 @@ export async function openToSender(ctx: ActionContext, sessionId: string): Promi
   }
   const { stores, clock } = ctx.deps;
   const sender = ctx.peer.origin.relay;
-  const pairing = await stores.peers.getPeer(sender);
+  const wanted = sender.toLowerCase();
+  const pairing =
+    (await stores.peers.getPeer(sender)) ??
+    (await stores.peers.listPeers()).find((peer) => peer.remoteName?.toLowerCase() === wanted);
   await stores.unlocks.unlockRelay({
     conversation: sessionId,
     relay: pairing?.name ?? sender,

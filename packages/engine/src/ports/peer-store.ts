@@ -11,7 +11,8 @@ export interface PeerRecord {
   readonly level: PermissionLevel;
   /** The bearer this relay presents there: the invite token that relay issued. */
   readonly token: string;
-  /** What it said at its last answer. */
+  /** What it said at its last answer: its own name (which may differ from `name`), its version. */
+  readonly remoteName: string | null;
   readonly version: string | null;
   readonly features: readonly string[] | null;
   readonly createdAt: number;
@@ -58,9 +59,10 @@ export interface PeerStore {
     readonly patch: PeerPatch;
     readonly at: number;
   }): Promise<PeerRecord | null>;
-  /** The peer answered at `at`: keeps its version and features, `lastSeenAt = at`. */
+  /** The peer answered at `at`: keeps its own name (when given), version and features, `lastSeenAt = at`. */
   recordPeerSeen(input: {
     readonly name: string;
+    readonly remoteName?: string;
     readonly version: string;
     readonly features: readonly string[];
     readonly at: number;

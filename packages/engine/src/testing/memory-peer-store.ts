@@ -35,6 +35,7 @@ export function createMemoryPeerStore(): PeerStore {
         url: input.url,
         level: input.level,
         token: input.token,
+        remoteName: null,
         version: null,
         features: null,
         createdAt: input.createdAt,
@@ -65,8 +66,14 @@ export function createMemoryPeerStore(): PeerStore {
         updatedAt: at,
       }));
     },
-    async recordPeerSeen({ name, version, features, at }) {
-      change(name, (peer) => ({ ...peer, version, features: [...features], lastSeenAt: at }));
+    async recordPeerSeen({ name, remoteName, version, features, at }) {
+      change(name, (peer) => ({
+        ...peer,
+        remoteName: remoteName ?? peer.remoteName,
+        version,
+        features: [...features],
+        lastSeenAt: at,
+      }));
     },
     async recordPeerLost({ name, at }) {
       change(name, (peer) => ({ ...peer, linkLostAt: at }));

@@ -45,6 +45,7 @@ export function runPeerStoreContract(setup: ContractSetup<ContractFixture<PeerSt
         url: "https://build-box.example.net:8787",
         level: "prompt",
         token: "oar_inv_3f9a",
+        remoteName: null,
         version: null,
         features: null,
         createdAt: T0 + 5,
@@ -206,6 +207,26 @@ export function runPeerStoreContract(setup: ContractSetup<ContractFixture<PeerSt
         version: "0.4.0",
         features: [],
         lastSeenAt: T0 + 20,
+      });
+    });
+
+    it("keeps the name the peer gives itself, until it says another", async () => {
+      const created = await pair(newPeer("peer_1", "workstation"));
+      await store().recordPeerSeen({
+        name: "workstation",
+        remoteName: "desk",
+        version: "1",
+        features: [],
+        at: T0 + 1,
+      });
+      expect(await store().getPeer("workstation")).toMatchObject({ name: "workstation", remoteName: "desk" });
+      await store().recordPeerSeen({ name: "workstation", version: "2", features: [], at: T0 + 2 });
+      expect(await store().getPeer("workstation")).toEqual({
+        ...created,
+        remoteName: "desk",
+        version: "2",
+        features: [],
+        lastSeenAt: T0 + 2,
       });
     });
 

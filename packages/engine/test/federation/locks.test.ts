@@ -161,6 +161,20 @@ describe("locked and unlocked paired relays (§3.2)", () => {
     ]);
   });
 
+  it("R-LOCK-01(b): the sender's relay opens under this relay's name for it, when the two names differ", async () => {
+    const { desk, box } = await paired();
+    await box.pair(desk, { name: "workstation" });
+    const target = await box.ownerSession("Nightly deploy");
+    await desk.write("build-box");
+    await desk.ok({ action: "send", relay: "build-box", session: target.id, text: "status?", wait_seconds: 0 });
+    expect(await box.stores.unlocks.listRelayUnlocks(target.id)).toMatchObject([
+      { relay: "workstation", how: "agent" },
+    ]);
+    expect(await box.ok({ action: "usage", relay: "workstation" }, target.id)).toMatchObject({
+      relay: "workstation",
+    });
+  });
+
   it("§3.1: a host two pairings share is ambiguous; an unknown name is NOT_FOUND", async () => {
     const fed = await createFederation(["desk", "build-box"]);
     const desk = relayOf(fed, "desk");

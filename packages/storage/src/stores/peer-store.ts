@@ -18,6 +18,7 @@ function toPeerRecord(row: PeerRow): PeerRecord {
     url: row.url,
     level: row.level,
     token: row.outboundToken,
+    remoteName: row.remoteName,
     version: row.version,
     features: row.features === null ? null : [...row.features],
     createdAt: toMs(row.createdAt),
@@ -119,10 +120,15 @@ export function createPeerStore(db: Database): PeerStore {
       return mapFirst(rows, toPeerRecord);
     },
 
-    async recordPeerSeen({ name, version, features, at }) {
+    async recordPeerSeen({ name, remoteName, version, features, at }) {
       await db
         .update(peers)
-        .set({ version, features: [...features], lastSeenAt: toDate(at) })
+        .set({
+          ...(remoteName === undefined ? {} : { remoteName }),
+          version,
+          features: [...features],
+          lastSeenAt: toDate(at),
+        })
         .where(liveNamed(name));
     },
 

@@ -17,6 +17,8 @@ export const peers = pgTable(
     outboundToken: text("outbound_token").notNull(),
     // Sha256 of the invite token this relay issued to the peer, when the pairing came from one.
     inboundTokenHash: text("inbound_token_hash"),
+    // What the peer calls itself (GET /v1/peer/info), which its origin names when it calls here.
+    remoteName: text("remote_name"),
     version: text("version"),
     // The feature names it listed at its last answer (`GET /v1/peer/info`).
     features: jsonb("features").$type<string[]>(),
