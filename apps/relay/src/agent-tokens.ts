@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Clock, IdGenerator } from "@oar/core";
-import type { TokenStore } from "@oar/engine";
+import { type Clock, type IdGenerator, RelayError } from "@oar/core";
+import type { TokenRecord, TokenStore } from "@oar/engine";
 
 /** Tokens are kept as their sha256 (DESIGN §3, §7): a stolen database holds no usable token. */
 export function hashToken(token: string): string {
@@ -45,8 +45,32 @@ export async function issuePeerInvite(options: {
     kind: "peer",
     hash: hashToken(token),
     subject: id,
-    label: "invite",
+    // No label yet: the first relay that calls with it gives it its name (bindInvite).
+    label: null,
     createdAt: options.clock.now(),
   });
   return token;
+}
+
+/**
+ * An invite belongs to the first relay that calls with it: its name becomes the invite's label,
+ * and a call naming another relay is refused, so one peer cannot speak as another (whose
+ * conversations it could then act in as their starter, R-UPD-09).
+ */
+export async function bindInvite(options: {
+  readonly tokens: TokenStore;
+  readonly invite: TokenRecord;
+  readonly relay: string;
+}): Promise<void> {
+  const { invite, relay } = options;
+  if (invite.label !== null && invite.label.toLowerCase() === relay.toLowerCase()) {
+    return;
+  }
+  if (invite.label === null && (await options.tokens.bindToken({ id: invite.id, label: relay }))) {
+    return;
+  }
+  throw new RelayError(
+    "REMOTE_RELAY_AUTH",
+    `This invite belongs to another relay${invite.label === null ? "" : ` ("${invite.label}")`}: relay "${relay}" needs an invite of its own (POST /v1/owner/peers/invites on this relay).`,
+  );
 }

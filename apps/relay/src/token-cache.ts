@@ -36,6 +36,12 @@ export function cachingTokenStore(
       live.clear();
       return revoked;
     },
+    async bindToken(input) {
+      live.clear();
+      const bound = await store.bindToken(input);
+      live.clear();
+      return bound;
+    },
     listTokens: (filter) => store.listTokens(filter),
   };
 }

@@ -77,6 +77,6 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/v1/owner/peers", ownerPeerRoutes({ engine, tokens: surfaces.tokens, ids, clock }));
 
   app.use("/v1/peer/*", peerAuth({ tokens: surfaces.tokens }));
-  app.route("/v1/peer", peerRoutes({ engine, info, clock, logger, keepAliveMs }));
+  app.route("/v1/peer", peerRoutes({ engine, tokens: surfaces.tokens, info, clock, logger, keepAliveMs }));
   return app;
 }

@@ -107,8 +107,6 @@ describe("the three token kinds are never interchangeable (DESIGN §4, §7)", { 
     });
   });
 
-  // BUG (packages/engine, owner-peers.ts removeOwnerPeer): unlocks are kept by relay name, and
-  // removing a pairing leaves them, so another relay paired later under that name is open at once.
   it("R-LOCK-01: a relay paired under the name of a removed pairing starts locked in conversations that had unlocked the old one", async () => {
     const net = createNetwork();
     const [desk, box, ci] = await Promise.all([net.relay("desk"), net.relay("build-box"), net.relay("ci")]);
@@ -125,5 +123,52 @@ describe("the three token kinds are never interchangeable (DESIGN §4, §7)", { 
       ok: false,
       code: "REMOTE_RELAY_LOCKED",
     });
+  });
+});
+
+describe("an invite belongs to the first relay that calls with it (DESIGN §7)", { timeout: 60_000 }, () => {
+  it("binds to the caller's relay name; a call naming another relay is 401 and runs nothing", async () => {
+    const net = createNetwork();
+    const box = await net.relay("build-box");
+    const token = await invite(box);
+    const asDesk = await bearer(box, "POST", "/v1/peer/tool", token, PEER_CALL);
+    expect(asDesk.status).toBe(200);
+    const asOther = await bearer(box, "POST", "/v1/peer/tool", token, {
+      ...PEER_CALL,
+      origin: { ...PEER_CALL.origin, relay: "laptop" },
+    });
+    await expectAuthRefusal(asOther, "the invite used by desk, presented for laptop");
+    expect(await box.ownerJson("GET", "/v1/owner/peers/invites")).toEqual({
+      invites: [{ id: expect.stringMatching(/^tok_/), relay: "desk", createdAt: expect.any(String) }],
+    });
+    // The same relay, in another case, is the same relay.
+    const again = await bearer(box, "POST", "/v1/peer/tool", token, {
+      ...PEER_CALL,
+      origin: { ...PEER_CALL.origin, relay: "DESK" },
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it("the owner revokes an invite: the relay that held it is refused, and its agents get REMOTE_RELAY_AUTH", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    await pair(desk, box);
+    const caller = await externalCaller(desk, { mentions: "build-box" });
+    expect(await call(desk, caller.token, { action: "usage", relay: "build-box" })).toMatchObject({
+      ok: true,
+    });
+    const { invites } = await box.ownerJson<{ invites: { id: string; relay: string | null }[] }>(
+      "GET",
+      "/v1/owner/peers/invites",
+    );
+    expect(invites).toEqual([expect.objectContaining({ relay: "desk" })]);
+    expect(await box.ownerJson("DELETE", `/v1/owner/peers/invites/${invites[0]?.id}`)).toEqual({ ok: true });
+    expect(await call(desk, caller.token, { action: "usage", relay: "build-box" })).toMatchObject({
+      ok: false,
+      code: "REMOTE_RELAY_AUTH",
+    });
+    expect(await box.ownerJson("GET", "/v1/owner/peers/invites")).toEqual({ invites: [] });
+    const gone = await box.owner("DELETE", `/v1/owner/peers/invites/${invites[0]?.id}`);
+    expect(gone.status).toBe(404);
   });
 });

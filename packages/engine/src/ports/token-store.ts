@@ -34,6 +34,11 @@ export interface TokenStore {
     readonly subject: string;
     readonly at: number;
   }): Promise<number>;
+  /**
+   * Gives a live token that has no label this one (compare-and-set): an invite is bound to the
+   * first relay that uses it. True when the token now has this label, set now or before.
+   */
+  bindToken(input: { readonly id: string; readonly label: string }): Promise<boolean>;
   /** Live tokens, oldest first. */
   listTokens(filter?: { readonly kind?: TokenKind; readonly subject?: string }): Promise<TokenRecord[]>;
 }

@@ -52,6 +52,17 @@ export function createMemoryTokenStore(): TokenStore {
       }
       return revoked.length;
     },
+    async bindToken({ id, label }) {
+      const token = tokens.get(id);
+      if (!token || token.revokedAt !== null) {
+        return false;
+      }
+      if (token.label === null) {
+        tokens.set(id, { ...token, label });
+        return true;
+      }
+      return token.label === label;
+    },
     async listTokens({ kind, subject } = {}) {
       return live()
         .filter(

@@ -65,5 +65,28 @@ export function runTokenStoreContract(setup: ContractSetup<ContractFixture<Token
       expect(ids(await store().listTokens({ kind: "peer", subject: "desk" }))).toEqual(["tok_a"]);
       expect(ids(await store().listTokens({ subject: "ses_1" }))).toEqual(["tok_c"]);
     });
+
+    it("binds a token without a label once: the first label stays, a revoked token takes none", async () => {
+      await store().storeToken(token("tok_1", 1, { kind: "peer", subject: "tok_1" }));
+      expect(await store().bindToken({ id: "tok_1", label: "desk" })).toBe(true);
+      expect(await store().bindToken({ id: "tok_1", label: "desk" })).toBe(true);
+      expect(await store().bindToken({ id: "tok_1", label: "laptop" })).toBe(false);
+      expect((await store().findTokenByHash(hash(1)))?.label).toBe("desk");
+      await store().storeToken(token("tok_2", 2, { kind: "peer", subject: "tok_2", label: "set" }));
+      expect(await store().bindToken({ id: "tok_2", label: "desk" })).toBe(false);
+      await store().storeToken(token("tok_3", 3, { kind: "peer", subject: "tok_3" }));
+      await store().revokeToken({ id: "tok_3", at: T0 + 1 });
+      expect(await store().bindToken({ id: "tok_3", label: "desk" })).toBe(false);
+      expect(await store().bindToken({ id: "tok_missing", label: "desk" })).toBe(false);
+    });
+
+    it("lets one of two simultaneous bindings win", async () => {
+      await store().storeToken(token("tok_1", 1, { kind: "peer", subject: "tok_1" }));
+      const results = await Promise.all([
+        store().bindToken({ id: "tok_1", label: "desk" }),
+        store().bindToken({ id: "tok_1", label: "laptop" }),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
   });
 }

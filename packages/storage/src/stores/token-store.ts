@@ -64,6 +64,19 @@ export function createTokenStore(db: Database): TokenStore {
       return rows.length;
     },
 
+    async bindToken({ id, label }) {
+      // Set only while unset; then read what is there, so two relays racing for one invite cannot both win.
+      await db
+        .update(tokens)
+        .set({ label })
+        .where(and(eq(tokens.id, id), isNull(tokens.label), isNull(tokens.revokedAt)));
+      const rows = await db
+        .select({ label: tokens.label })
+        .from(tokens)
+        .where(and(eq(tokens.id, id), isNull(tokens.revokedAt)));
+      return rows[0]?.label === label;
+    },
+
     async listTokens({ kind, subject } = {}) {
       const rows = await db
         .select()

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { TokenStore } from "@oar/engine";
+import type { TokenRecord, TokenStore } from "@oar/engine";
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { hashToken } from "../../agent-tokens";
@@ -9,6 +9,8 @@ declare module "hono" {
   interface ContextVariableMap {
     /** The calling conversation, set by agentAuth from the agent token. */
     agentSessionId: string;
+    /** The invite another relay called with, set by peerAuth. */
+    peerInvite: TokenRecord;
   }
 }
 
@@ -73,6 +75,7 @@ export function peerAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandl
     if (record?.kind !== "peer") {
       return refused(c, "The bearer token is not an invite this relay issued to another relay.");
     }
+    c.set("peerInvite", record);
     return next();
   });
 }

@@ -1,5 +1,5 @@
 import { checkPeerUrl } from "@oar/client";
-import { type Clock, type IdGenerator, RelayError } from "@oar/core";
+import { type Clock, type IdGenerator, RelayError, toIso } from "@oar/core";
 import type { Engine, TokenStore } from "@oar/engine";
 import { OwnerCreatePeerBodySchema, OwnerPatchPeerBodySchema, type TokenResponse } from "@oar/schema";
 import { Hono } from "hono";
@@ -25,6 +25,25 @@ export function ownerPeerRoutes(deps: {
   const owner = deps.engine.owner;
   const app = new Hono();
   app.post("/invites", async (c) => c.json({ token: await issuePeerInvite(deps) } satisfies TokenResponse));
+  // The invites themselves are never shown again: only which relay each one belongs to.
+  app.get("/invites", async (c) => {
+    const invites = await deps.tokens.listTokens({ kind: "peer" });
+    return c.json({
+      invites: invites.map((invite) => ({
+        id: invite.id,
+        relay: invite.label,
+        createdAt: toIso(invite.createdAt),
+      })),
+    });
+  });
+  app.delete("/invites/:id", async (c) => {
+    const id = c.req.param("id");
+    const [invite] = await deps.tokens.listTokens({ kind: "peer", subject: id });
+    if (!invite || !(await deps.tokens.revokeToken({ id, at: deps.clock.now() }))) {
+      throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No live invite ${id} on this relay.`);
+    }
+    return c.json({ ok: true });
+  });
   app.post("/", async (c) => {
     const body = await readBody(c, OwnerCreatePeerBodySchema);
     requirePeerUrl(body.url);

@@ -1,7 +1,8 @@
 import type { Clock, Logger } from "@oar/core";
-import type { Engine } from "@oar/engine";
+import type { Engine, TokenStore } from "@oar/engine";
 import { PEER_FEATURES, type PeerInfo, PeerToolRequestSchema } from "@oar/schema";
 import { Hono } from "hono";
+import { bindInvite } from "../../agent-tokens";
 import { internalEnvelope } from "../errors";
 import { keepAliveJson } from "../keep-alive-json";
 import { readBody } from "../validate";
@@ -13,6 +14,7 @@ import { readBody } from "../validate";
  */
 export function peerRoutes(deps: {
   readonly engine: Engine;
+  readonly tokens: TokenStore;
   readonly info: { readonly name: string; readonly version: string };
   readonly clock: Clock;
   readonly logger: Logger;
@@ -28,6 +30,7 @@ export function peerRoutes(deps: {
   );
   app.post("/tool", async (c) => {
     const { call, origin } = await readBody(c, PeerToolRequestSchema);
+    await bindInvite({ tokens: deps.tokens, invite: c.get("peerInvite"), relay: origin.relay });
     const requestId = c.get("requestId");
     const client = new AbortController();
     c.req.raw.signal.addEventListener("abort", () => client.abort(), { once: true });
