@@ -52,6 +52,7 @@ describe("pairings and unlocks are rows: they survive a restart (DESIGN §3, §8
           level: "prompt",
           online: true,
           version: RELAY_VERSION,
+          problem: null,
         },
       ],
     });

@@ -27,6 +27,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
       level: "full",
       online: true,
       version: RELAY_VERSION,
+      problem: null,
     });
     // It asked B at once who it is (GET /v1/peer/info with the invite).
     expect(net.exchanges.map((e) => [e.from, e.host, e.method, e.path])).toContainEqual([
@@ -96,6 +97,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
       level: "prompt",
       online: true,
       version: RELAY_VERSION,
+      problem: null,
     });
     expect(await peers(desk)).toEqual([back]);
   });

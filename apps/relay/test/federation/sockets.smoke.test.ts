@@ -44,6 +44,7 @@ describe("two relays over real sockets, with the global fetch (smoke)", { timeou
       level: "full",
       online: true,
       version: RELAY_VERSION,
+      problem: null,
     });
 
     const deploy = await ownerSession(box, "Deploy");

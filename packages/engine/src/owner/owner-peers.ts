@@ -13,6 +13,7 @@ async function peerView(ctx: OwnerContext, peer: PeerRecord, fresh = false): Pro
     level: peer.level,
     online: status.online,
     version: status.version,
+    problem: status.problem,
   };
 }
 

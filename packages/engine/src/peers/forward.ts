@@ -29,7 +29,7 @@ import { refuse } from "../actions/refusal";
 import { cappedWait } from "../actions/waiting";
 import type { ToolResult } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
-import { notePeerAnswered, peerStatus } from "./peer-status";
+import { notePeerAnswered, peerStatus, problemOf } from "./peer-status";
 
 /** How long a preflight, or a call that does not wait, may take on the other relay. */
 export const PEER_CALL_TIMEOUT_MS = 30_000;
@@ -105,15 +105,15 @@ async function exchange(
       timeoutMs,
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
-    await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, true);
+    await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, { answered: true, problem: null });
     return result;
   } catch (error) {
     if (!isRelayError(error)) {
       throw error;
     }
+    await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, problemOf(error));
     if (!error.isLocal()) {
       // It answered, and refused: a token it no longer accepts, a route it does not have.
-      await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, true);
       if (error.code === "REMOTE_RELAY_AUTH") {
         return refuse(
           "REMOTE_RELAY_AUTH",
@@ -122,7 +122,6 @@ async function exchange(
       }
       return refuse(error.code as Parameters<typeof refuse>[0], error.message);
     }
-    await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, false);
     const maybe =
       error.code === "TIMEOUT" && request.origin.preflight !== true
         ? " It may have received the call before the answer was lost: check with read_session before sending again."

@@ -1,3 +1,4 @@
+import { isRelayError } from "@oar/core";
 import type { EngineDeps } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
 
@@ -6,6 +7,8 @@ export interface PeerStatus {
   readonly online: boolean;
   readonly version: string | null;
   readonly features: readonly string[] | null;
+  /** Why it cannot be used, when it cannot: it does not answer, or it answers and refuses this relay. */
+  readonly problem: string | null;
 }
 
 /** How long a peer's answer to GET /v1/peer/info stands for it. */
@@ -39,13 +42,27 @@ export function createPeerStatusCache(): PeerStatusCache {
 /** What the row says of the peer, without asking it: online when its last answer came after its last failure. */
 export function knownStatus(peer: PeerRecord): PeerStatus {
   const online = peer.lastSeenAt !== null && (peer.linkLostAt === null || peer.lastSeenAt >= peer.linkLostAt);
-  return { online, version: peer.version, features: peer.features };
+  return { online, version: peer.version, features: peer.features, problem: null };
+}
+
+/** What an exchange that failed says of the peer: it answered and refused, or it did not answer. */
+export function problemOf(error: unknown): { readonly answered: boolean; readonly problem: string } {
+  if (isRelayError(error) && error.code === "REMOTE_RELAY_AUTH") {
+    return { answered: true, problem: "it refuses this relay's token: pair again with a new invite from it" };
+  }
+  if (isRelayError(error) && !error.isLocal()) {
+    return { answered: true, problem: error.message };
+  }
+  return {
+    answered: false,
+    problem: `it does not answer (${error instanceof Error ? error.message : String(error)})`,
+  };
 }
 
 async function ask(deps: EngineDeps, peer: PeerRecord): Promise<PeerStatus> {
   const { peerLink, clock, stores } = deps;
   if (!peerLink) {
-    return { ...knownStatus(peer), online: false };
+    return { ...knownStatus(peer), online: false, problem: "this relay has no network to paired relays" };
   }
   try {
     const info = await peerLink.info({ name: peer.name, url: peer.url, token: peer.token });
@@ -56,10 +73,13 @@ async function ask(deps: EngineDeps, peer: PeerRecord): Promise<PeerStatus> {
       features: info.features,
       at: clock.now(),
     });
-    return { online: true, version: info.version, features: info.features };
-  } catch {
-    await stores.peers.recordPeerLost({ name: peer.name, at: clock.now() });
-    return { online: false, version: peer.version, features: peer.features };
+    return { online: true, version: info.version, features: info.features, problem: null };
+  } catch (error) {
+    const { answered, problem } = problemOf(error);
+    if (!answered) {
+      await stores.peers.recordPeerLost({ name: peer.name, at: clock.now() });
+    }
+    return { online: answered, version: peer.version, features: peer.features, problem };
   }
 }
 
@@ -85,16 +105,17 @@ export function notePeerAnswered(
   deps: EngineDeps,
   cache: PeerStatusCache,
   peer: PeerRecord,
-  answered: boolean,
+  outcome: { readonly answered: boolean; readonly problem: string | null },
 ): Promise<void> {
+  const { answered, problem } = outcome;
   const now = deps.clock.now();
-  if (answered && peer.version === null) {
+  if (answered && problem === null && peer.version === null) {
     // Never asked who it is: the next status asks it.
     cache.forget(peer.name);
     return Promise.resolve();
   }
   const was = knownStatus(peer);
-  cache.set(peer.name, { at: now, status: Promise.resolve({ ...was, online: answered }) });
+  cache.set(peer.name, { at: now, status: Promise.resolve({ ...was, online: answered, problem }) });
   if (!answered) {
     return deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
   }

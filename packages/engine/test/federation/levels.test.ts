@@ -70,7 +70,14 @@ describe("what a paired relay allows (§4.1, DESIGN GAP-03)", () => {
       level: "full",
     });
     expect(await desk.engine.owner.listPeers()).toEqual([
-      { name: "build-box", url: "https://build-box.test", level: "full", online: true, version: "0.9.19" },
+      {
+        name: "build-box",
+        url: "https://build-box.test",
+        level: "full",
+        online: true,
+        version: "0.9.19",
+        problem: null,
+      },
     ]);
   });
 

@@ -166,7 +166,13 @@ describe("locked and unlocked paired relays (§3.2)", () => {
     await box.pair(desk, { name: "workstation" });
     const target = await box.ownerSession("Nightly deploy");
     await desk.write("build-box");
-    await desk.ok({ action: "send", relay: "build-box", session: target.id, text: "status?", wait_seconds: 0 });
+    await desk.ok({
+      action: "send",
+      relay: "build-box",
+      session: target.id,
+      text: "status?",
+      wait_seconds: 0,
+    });
     expect(await box.stores.unlocks.listRelayUnlocks(target.id)).toMatchObject([
       { relay: "workstation", how: "agent" },
     ]);

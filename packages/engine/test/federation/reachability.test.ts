@@ -40,6 +40,10 @@ describe("a paired relay that does not answer, or refuses this relay", () => {
       code: "REMOTE_RELAY_AUTH",
       error: expect.stringContaining("PATCH /v1/owner/peers/build-box"),
     });
+    // The owner sees why: it answers, and refuses this relay.
+    expect(await desk.engine.owner.listPeers()).toMatchObject([
+      { name: "build-box", online: true, problem: expect.stringContaining("refuses this relay's token") },
+    ]);
   });
 
   it("without a network to paired relays, a call to one is REMOTE_RELAY_UNREACHABLE and the pairing shows offline", async () => {
@@ -87,6 +91,7 @@ describe("pairing, as the owner does it (DESIGN §4)", () => {
       level: "read",
       online: false,
       version: null,
+      problem: "it does not answer (https://build-box.test does not answer)",
     });
     await rejected(desk.engine.owner.patchPeer("nope", { level: "full" }), "REMOTE_RELAY_NOT_FOUND");
     await rejected(desk.engine.owner.removePeer("nope"), "REMOTE_RELAY_NOT_FOUND");

@@ -54,5 +54,7 @@ export const OwnerPeerSchema = z.object({
   level: PermissionLevelSchema,
   online: z.boolean(),
   version: z.string().nullable(),
+  /** Why agents cannot use it now, when they cannot: it does not answer, or it refuses this relay's token. */
+  problem: z.string().nullable(),
 });
 export type OwnerPeer = z.infer<typeof OwnerPeerSchema>;
