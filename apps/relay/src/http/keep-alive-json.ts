@@ -1,4 +1,6 @@
-import type { Clock, TimerId } from "@oar/core";
+import type { Clock, Logger, TimerId } from "@oar/core";
+import type { Context } from "hono";
+import { internalEnvelope } from "./errors";
 
 /** DESIGN §4: a space at least every 25 s keeps a long wait alive through idle timeouts. */
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
@@ -53,4 +55,36 @@ export function keepAliveJson(options: {
       options.onCancel();
     },
   });
+}
+
+/**
+ * A call's result as the HTTP 200 response of /v1/tool and /v1/peer/tool: `run` gets a signal
+ * aborted when the client goes away, the body starts at once and stays alive while it waits, and
+ * a failure is logged and answered with the INTERNAL envelope.
+ */
+export function keepAliveResponse(
+  c: Context,
+  options: {
+    readonly run: (signal: AbortSignal) => Promise<unknown>;
+    readonly clock: Clock;
+    readonly intervalMs: number;
+    readonly logger: Logger;
+    /** What the log line says of the call besides its request id. */
+    readonly log: Readonly<Record<string, unknown>>;
+  },
+): Response {
+  const requestId = c.get("requestId");
+  const client = new AbortController();
+  c.req.raw.signal.addEventListener("abort", () => client.abort(), { once: true });
+  const body = keepAliveJson({
+    result: options.run(client.signal),
+    clock: options.clock,
+    intervalMs: options.intervalMs,
+    onCancel: () => client.abort(),
+    onFailure: (cause) => {
+      options.logger.error("relay_tool call failed", { requestId, ...options.log, error: cause });
+      return internalEnvelope(requestId);
+    },
+  });
+  return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8" });
 }

@@ -42,40 +42,51 @@ export function ownerAuth(ownerToken: string): MiddlewareHandler {
 }
 
 /**
- * The agent surface: a live agent token, found by its hash. The session it names is the calling
- * conversation.
+ * A surface whose bearer is a token of the TokenStore of one kind, found by its sha256 (the three
+ * kinds are never interchangeable, DESIGN §7); `found` keeps what the route needs of it.
  */
-export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
+function tokenAuth(options: {
+  readonly tokens: TokenStore;
+  readonly kind: TokenRecord["kind"];
+  readonly refusal: string;
+  readonly found: (c: Context, record: TokenRecord) => void;
+}): MiddlewareHandler {
   return createMiddleware(async (c, next) => {
     const token = bearerOf(c);
     if (token === undefined) {
       return refused(c, MISSING);
     }
-    // Deleting a session revokes its tokens, so a live agent token always names a live session.
-    const record = await deps.tokens.findTokenByHash(hashToken(token));
-    if (record?.kind !== "agent") {
-      return refused(c, "The bearer token is not the agent token of a session on this relay.");
+    const record = await options.tokens.findTokenByHash(hashToken(token));
+    if (record?.kind !== options.kind) {
+      return refused(c, options.refusal);
     }
-    c.set("agentSessionId", record.subject);
+    options.found(c, record);
     return next();
   });
 }
 
 /**
- * The peer surface: an invite token this relay issued (kind "peer"), never an agent's or the
- * owner's. Pairing may be one way (R-PAIR-02): the caller needs no pairing here.
+ * The agent surface: a live agent token. The session it names is the calling conversation;
+ * deleting a session revokes its tokens, so a live agent token always names a live session.
+ */
+export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
+  return tokenAuth({
+    tokens: deps.tokens,
+    kind: "agent",
+    refusal: "The bearer token is not the agent token of a session on this relay.",
+    found: (c, record) => c.set("agentSessionId", record.subject),
+  });
+}
+
+/**
+ * The peer surface: an invite this relay issued. Pairing may be one way (R-PAIR-02): the caller
+ * needs no pairing here.
  */
 export function peerAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
-  return createMiddleware(async (c, next) => {
-    const token = bearerOf(c);
-    if (token === undefined) {
-      return refused(c, MISSING);
-    }
-    const record = await deps.tokens.findTokenByHash(hashToken(token));
-    if (record?.kind !== "peer") {
-      return refused(c, "The bearer token is not an invite this relay issued to another relay.");
-    }
-    c.set("peerInvite", record);
-    return next();
+  return tokenAuth({
+    tokens: deps.tokens,
+    kind: "peer",
+    refusal: "The bearer token is not an invite this relay issued to another relay.",
+    found: (c, record) => c.set("peerInvite", record),
   });
 }

@@ -1,8 +1,7 @@
 import type { Clock, Logger } from "@oar/core";
 import type { Engine } from "@oar/engine";
 import { Hono } from "hono";
-import { internalEnvelope } from "../errors";
-import { keepAliveJson } from "../keep-alive-json";
+import { keepAliveResponse } from "../keep-alive-json";
 import { readJson } from "../validate";
 
 /**
@@ -20,26 +19,15 @@ export function agentToolRoutes(deps: {
   app.post("/", async (c) => {
     const input = await readJson(c);
     const sessionId = c.get("agentSessionId");
-    const requestId = c.get("requestId");
-    const client = new AbortController();
-    c.req.raw.signal.addEventListener("abort", () => client.abort(), { once: true });
-    // The bearer was a live agent token of this session (agentAuth).
-    const result = deps.engine.execute(sessionId, input, {
-      toolName: "relay_tool",
-      signal: client.signal,
-      callerVerified: true,
-    });
-    const body = keepAliveJson({
-      result,
+    return keepAliveResponse(c, {
+      // The bearer was a live agent token of this session (agentAuth).
+      run: (signal) =>
+        deps.engine.execute(sessionId, input, { toolName: "relay_tool", signal, callerVerified: true }),
       clock: deps.clock,
       intervalMs: deps.keepAliveMs,
-      onCancel: () => client.abort(),
-      onFailure: (cause) => {
-        deps.logger.error("relay_tool call failed", { requestId, sessionId, error: cause });
-        return internalEnvelope(requestId);
-      },
+      logger: deps.logger,
+      log: { sessionId },
     });
-    return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
   return app;
 }

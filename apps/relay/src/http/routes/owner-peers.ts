@@ -1,10 +1,10 @@
 import { checkPeerUrl } from "@oar/client";
-import { type Clock, type IdGenerator, RelayError, toIso } from "@oar/core";
-import type { Engine, TokenStore } from "@oar/engine";
+import { RelayError, toIso } from "@oar/core";
 import { OwnerCreatePeerBodySchema, OwnerPatchPeerBodySchema, type TokenResponse } from "@oar/schema";
 import { Hono } from "hono";
 import { issuePeerInvite } from "../../agent-tokens";
 import { readBody } from "../validate";
+import type { OwnerTokenRouteDeps } from "./owner-sessions";
 
 /** R-HOP-06: https:// unless the address is loopback or private. */
 function requirePeerUrl(url: string): string {
@@ -16,12 +16,7 @@ function requirePeerUrl(url: string): string {
 }
 
 /** /v1/owner/peers (DESIGN §4 pairing): invites for other relays, and this relay's pairings. */
-export function ownerPeerRoutes(deps: {
-  readonly engine: Engine;
-  readonly tokens: TokenStore;
-  readonly ids: IdGenerator;
-  readonly clock: Clock;
-}): Hono {
+export function ownerPeerRoutes(deps: OwnerTokenRouteDeps): Hono {
   const owner = deps.engine.owner;
   const app = new Hono();
   app.post("/invites", async (c) => c.json({ token: await issuePeerInvite(deps) } satisfies TokenResponse));

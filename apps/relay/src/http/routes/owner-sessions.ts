@@ -14,13 +14,16 @@ import { parseWith, readBody } from "../validate";
 
 const ListQuerySchema = z.strictObject({ scope: SessionScopeSchema.optional() });
 
-/** /v1/owner/sessions (DESIGN §4): handlers parse, call an owner verb, and map. */
-export function ownerSessionRoutes(deps: {
+/** What the owner routes that issue tokens (agent tokens, invites) run on. */
+export interface OwnerTokenRouteDeps {
   readonly engine: Engine;
   readonly tokens: TokenStore;
   readonly ids: IdGenerator;
   readonly clock: Clock;
-}): Hono {
+}
+
+/** /v1/owner/sessions (DESIGN §4): handlers parse, call an owner verb, and map. */
+export function ownerSessionRoutes(deps: OwnerTokenRouteDeps): Hono {
   const owner = deps.engine.owner;
   const app = new Hono();
   app.post("/", async (c) =>

@@ -3,8 +3,7 @@ import type { Engine, TokenStore } from "@oar/engine";
 import { PEER_FEATURES, type PeerInfo, PeerToolRequestSchema } from "@oar/schema";
 import { Hono } from "hono";
 import { bindInvite } from "../../agent-tokens";
-import { internalEnvelope } from "../errors";
-import { keepAliveJson } from "../keep-alive-json";
+import { keepAliveResponse } from "../keep-alive-json";
 import { readBody } from "../validate";
 
 /**
@@ -31,21 +30,13 @@ export function peerRoutes(deps: {
   app.post("/tool", async (c) => {
     const { call, origin } = await readBody(c, PeerToolRequestSchema);
     await bindInvite({ tokens: deps.tokens, invite: c.get("peerInvite"), relay: origin.relay });
-    const requestId = c.get("requestId");
-    const client = new AbortController();
-    c.req.raw.signal.addEventListener("abort", () => client.abort(), { once: true });
-    const result = deps.engine.executeFromPeer(origin, call, { signal: client.signal });
-    const body = keepAliveJson({
-      result,
+    return keepAliveResponse(c, {
+      run: (signal) => deps.engine.executeFromPeer(origin, call, { signal }),
       clock: deps.clock,
       intervalMs: deps.keepAliveMs,
-      onCancel: () => client.abort(),
-      onFailure: (cause) => {
-        deps.logger.error("peer relay_tool call failed", { requestId, peer: origin.relay, error: cause });
-        return internalEnvelope(requestId);
-      },
+      logger: deps.logger,
+      log: { peer: origin.relay },
     });
-    return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
   return app;
 }
