@@ -7,22 +7,22 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/**
- * A new agent token for a session (kind "agent", subject = the session id): how an external
- * agent, a CLI the relay starts, or a test acts as that conversation.
- */
-export async function issueAgentToken(options: {
+/** A fresh random token of `kind`, stored as its hash; the token itself is returned once. */
+async function issueToken(options: {
   readonly tokens: TokenStore;
   readonly ids: IdGenerator;
   readonly clock: Clock;
-  readonly sessionId: string;
+  readonly kind: "agent" | "peer";
+  /** What it stands for; default its own id. */
+  readonly subject?: string;
 }): Promise<string> {
-  const token = `oar_agent_${randomBytes(32).toString("base64url")}`;
+  const token = `oar_${options.kind}_${randomBytes(32).toString("base64url")}`;
+  const id = options.ids.next("token");
   await options.tokens.storeToken({
-    id: options.ids.next("token"),
-    kind: "agent",
+    id,
+    kind: options.kind,
     hash: hashToken(token),
-    subject: options.sessionId,
+    subject: options.subject ?? id,
     label: null,
     createdAt: options.clock.now(),
   });
@@ -30,26 +30,29 @@ export async function issueAgentToken(options: {
 }
 
 /**
- * A new invite (kind "peer"): the token another relay's owner adds when pairing with this one
- * (DESIGN §4 POST /v1/owner/peers/invites). Whoever holds it may call this relay's peer surface.
+ * A new agent token for a session (kind "agent", subject = the session id): how an external
+ * agent, a CLI the relay starts, or a test acts as that conversation.
  */
-export async function issuePeerInvite(options: {
+export function issueAgentToken(options: {
+  readonly tokens: TokenStore;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly sessionId: string;
+}): Promise<string> {
+  return issueToken({ ...options, kind: "agent", subject: options.sessionId });
+}
+
+/**
+ * A new invite (kind "peer", subject = its own id, no label until the first relay calls with it):
+ * the token another relay's owner adds when pairing with this one (DESIGN §4 POST
+ * /v1/owner/peers/invites). Whoever holds it may call this relay's peer surface.
+ */
+export function issuePeerInvite(options: {
   readonly tokens: TokenStore;
   readonly ids: IdGenerator;
   readonly clock: Clock;
 }): Promise<string> {
-  const token = `oar_peer_${randomBytes(32).toString("base64url")}`;
-  const id = options.ids.next("token");
-  await options.tokens.storeToken({
-    id,
-    kind: "peer",
-    hash: hashToken(token),
-    subject: id,
-    // No label yet: the first relay that calls with it gives it its name (bindInvite).
-    label: null,
-    createdAt: options.clock.now(),
-  });
-  return token;
+  return issueToken({ ...options, kind: "peer" });
 }
 
 /**
