@@ -32,6 +32,17 @@ async function boxSessions(box: TestRelay): Promise<OwnerSessionDetail[]> {
     .sessions;
 }
 
+/** desk's agent sends build-box's session a prompt that replies "shipped", and waits for it. */
+function sendShipped(desk: TestRelay, token: string, deploy: string) {
+  return call(desk, token, {
+    action: "send",
+    relay: "build-box",
+    session: deploy,
+    text: "!reply shipped",
+    wait_seconds: 30,
+  });
+}
+
 describe("approval cards for calls on a paired relay are raised on the caller's relay (R-UI-01, GAP-04) over HTTP", {
   timeout: 60_000,
 }, () => {
@@ -40,13 +51,7 @@ describe("approval cards for calls on a paired relay are raised on the caller's 
     const deploy = await ownerSession(box, "Deploy");
     await desk.ownerJson("PATCH", `/v1/owner/sessions/${caller.id}`, { mode: "ask" });
 
-    const pending = call(desk, caller.token, {
-      action: "send",
-      relay: "build-box",
-      session: deploy,
-      text: "!reply shipped",
-      wait_seconds: 30,
-    });
+    const pending = sendShipped(desk, caller.token, deploy);
     const card = await nextCard(desk);
     expect(card).toMatchObject({
       kind: "approval",
@@ -84,13 +89,7 @@ describe("approval cards for calls on a paired relay are raised on the caller's 
       await call(desk, caller.token, { action: "send", relay: "build-box", session: "ses_nope", text: "x" }),
     ).toMatchObject({ ok: false, code: "REMOTE_RELAY_NOT_FOUND" });
     expect(await pendingCards(desk)).toEqual([]);
-    const pending = call(desk, caller.token, {
-      action: "send",
-      relay: "build-box",
-      session: deploy,
-      text: "!reply shipped",
-      wait_seconds: 30,
-    });
+    const pending = sendShipped(desk, caller.token, deploy);
     const card = await nextCard(desk);
     expect(card).toMatchObject({ reason: "write_in_mode", targetRelay: "build-box" });
     await answerCard(desk, card, "deny");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { TestRelay } from "../harness";
 import {
   call,
   createNetwork,
@@ -22,6 +23,18 @@ function replyOf(result: ToolResult | undefined): string {
   return String((result?.reply as { text?: string } | undefined)?.text);
 }
 
+/** desk's owner starts Lead, naming build-box, whose agent sends `text` to build-box's `builder`. */
+function askBuildBox(desk: TestRelay, builder: string, text: string): Promise<string> {
+  return ownerSession(
+    desk,
+    "Lead",
+    [
+      "Ask build-box.",
+      tool({ action: "send", relay: "build-box", session: builder, text, wait_seconds: 30 }),
+    ].join("\n"),
+  );
+}
+
 describe("a prompt crosses at most two relays unless the user unlocked the third (§6) over HTTP", {
   timeout: 60_000,
 }, () => {
@@ -38,14 +51,7 @@ describe("a prompt crosses at most two relays unless the user unlocked the third
       tool({ action: "wait", relay: "build-box", session: builder, wait_seconds: 0 }),
     ].join("\n");
     const onBox = tool({ action: "send", relay: "ci", session: checks, text: onCi, wait_seconds: 30 });
-    const lead = await ownerSession(
-      desk,
-      "Lead",
-      [
-        "Ask build-box.",
-        tool({ action: "send", relay: "build-box", session: builder, text: onBox, wait_seconds: 30 }),
-      ].join("\n"),
-    );
+    const lead = await askBuildBox(desk, builder, onBox);
 
     const deskReply = await settled(desk, lead);
     const [first] = toolResults(deskReply.messages.at(-1)?.text);
@@ -106,14 +112,7 @@ describe("a prompt crosses at most two relays unless the user unlocked the third
       wait_seconds: 30,
     });
     const onBox = tool({ action: "send", relay: "ci", session: checks, text: onCi, wait_seconds: 30 });
-    const lead = await ownerSession(
-      desk,
-      "Lead",
-      [
-        "Ask build-box.",
-        tool({ action: "send", relay: "build-box", session: builder, text: onBox, wait_seconds: 30 }),
-      ].join("\n"),
-    );
+    const lead = await askBuildBox(desk, builder, onBox);
     const [first] = toolResults((await settled(desk, lead)).messages.at(-1)?.text);
     const [second] = toolResults(replyOf(first));
     const [third] = toolResults(replyOf(second));

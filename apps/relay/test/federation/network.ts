@@ -219,3 +219,8 @@ export function bearer(
     }),
   );
 }
+
+/** GET /v1/owner/peers: the relay's pairings as its owner sees them. */
+export async function listPeers(t: TestRelay): Promise<OwnerPeerView[]> {
+  return (await t.ownerJson<{ peers: OwnerPeerView[] }>("GET", "/v1/owner/peers")).peers;
+}

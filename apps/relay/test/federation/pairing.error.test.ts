@@ -1,7 +1,6 @@
-import type { OwnerPeer as OwnerPeerView } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import type { TestRelay } from "../harness";
-import { createNetwork, invite, pair } from "./network";
+import { createNetwork, invite, listPeers, pair } from "./network";
 
 /** A refused owner call: 400 REMOTE_RELAY_INVALID_INPUT, and its message. */
 async function refused(t: TestRelay, method: string, path: string, body?: unknown): Promise<string> {
@@ -10,10 +9,6 @@ async function refused(t: TestRelay, method: string, path: string, body?: unknow
   expect(response.status, JSON.stringify(json)).toBe(400);
   expect(json).toMatchObject({ ok: false, code: "REMOTE_RELAY_INVALID_INPUT" });
   return String(json.error);
-}
-
-async function peers(t: TestRelay): Promise<OwnerPeerView[]> {
-  return (await t.ownerJson<{ peers: OwnerPeerView[] }>("GET", "/v1/owner/peers")).peers;
 }
 
 describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { timeout: 60_000 }, () => {
@@ -26,14 +21,14 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
       expect(message, url).toContain("https://");
       expect(message, url).toContain("loopback and private");
     }
-    expect(await peers(desk)).toEqual([]);
+    expect(await listPeers(desk)).toEqual([]);
 
     await pair(desk, box);
     const message = await refused(desk, "PATCH", "/v1/owner/peers/build-box", {
       url: "http://build-box.test",
     });
     expect(message).toContain("https://");
-    expect((await peers(desk))[0]).toMatchObject({ url: "https://build-box.test" });
+    expect((await listPeers(desk))[0]).toMatchObject({ url: "https://build-box.test" });
   });
 
   it("an address that is not an http(s) URL is refused with 400 naming url", async () => {
@@ -43,7 +38,7 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
       const message = await refused(desk, "POST", "/v1/owner/peers", { name: "build-box", url, token: "t" });
       expect(message, url).toMatch(/^url: /);
     }
-    expect(await peers(desk)).toEqual([]);
+    expect(await listPeers(desk)).toEqual([]);
   });
 
   it('R-RLY-02: this relay\'s own name (any case) and "this" cannot name a paired relay', async () => {
@@ -66,7 +61,7 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
       });
       expect(message, name).toContain('"this" always means this relay');
     }
-    expect(await peers(desk)).toEqual([]);
+    expect(await listPeers(desk)).toEqual([]);
   });
 
   it("a name already paired (in any case) is refused with 400, and the first pairing is unchanged", async () => {
@@ -83,7 +78,7 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
       expect(message, name).toContain("already paired");
       expect(message, name).toContain("PATCH /v1/owner/peers/");
     }
-    expect(await peers(desk)).toEqual([first]);
+    expect(await listPeers(desk)).toEqual([first]);
   });
 
   it("a bad level, a bad name, a missing field or an unknown field is refused with 400 naming the field", async () => {
@@ -103,7 +98,7 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
     expect(await refused(desk, "POST", "/v1/owner/peers", { ...good, secret: "x", online: true })).toBe(
       "body does not take: secret, online",
     );
-    expect(await peers(desk)).toEqual([]);
+    expect(await listPeers(desk)).toEqual([]);
 
     await pair(desk, box);
     expect(await refused(desk, "PATCH", "/v1/owner/peers/build-box", { level: "admin" })).toMatch(/^level: /);
@@ -111,7 +106,7 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
       /^body does not take: name/,
     );
     expect(await refused(desk, "PATCH", "/v1/owner/peers/build-box", {})).toContain("names no field");
-    expect((await peers(desk))[0]).toMatchObject({ name: "build-box", level: "full" });
+    expect((await listPeers(desk))[0]).toMatchObject({ name: "build-box", level: "full" });
   });
 
   it("PATCH and DELETE of a name that is not paired are 404 REMOTE_RELAY_NOT_FOUND", async () => {

@@ -1,13 +1,7 @@
 import type { OwnerPeer as OwnerPeerView } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { RELAY_VERSION } from "../../src/version";
-import { bearer, call, createNetwork, externalCaller, invite, pair } from "./network";
-
-async function peers(t: {
-  ownerJson<T>(method: string, path: string): Promise<T>;
-}): Promise<OwnerPeerView[]> {
-  return (await t.ownerJson<{ peers: OwnerPeerView[] }>("GET", "/v1/owner/peers")).peers;
-}
+import { bearer, call, createNetwork, externalCaller, invite, listPeers, pair } from "./network";
 
 describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeout: 60_000 }, () => {
   it("R-PERM-02: an invite of B pairs A with B at Full; B answers, so the pairing is online with B's version", async () => {
@@ -36,7 +30,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
       "GET",
       "/v1/peer/info",
     ]);
-    expect(await peers(desk)).toEqual([created]);
+    expect(await listPeers(desk)).toEqual([created]);
   });
 
   it("DESIGN §4: GET /v1/peer/info with an invite names the relay, its version and its features", async () => {
@@ -57,7 +51,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
     net.down.add("build-box.test");
     const created = await pair(desk, box);
     expect(created).toMatchObject({ name: "build-box", level: "full", online: false, version: null });
-    expect(await peers(desk)).toEqual([created]);
+    expect(await listPeers(desk)).toEqual([created]);
   });
 
   it("PATCH changes the level, the address and the token; list_relays reports the level (R-PERM-06)", async () => {
@@ -99,7 +93,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
       version: RELAY_VERSION,
       problem: null,
     });
-    expect(await peers(desk)).toEqual([back]);
+    expect(await listPeers(desk)).toEqual([back]);
   });
 
   it("DELETE removes the pairing: agents no longer know the name (REMOTE_RELAY_NOT_FOUND), PATCH and DELETE are 404", async () => {
@@ -113,7 +107,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
     });
 
     expect(await desk.ownerJson("DELETE", "/v1/owner/peers/build-box")).toEqual({ ok: true });
-    expect(await peers(desk)).toEqual([]);
+    expect(await listPeers(desk)).toEqual([]);
     for (const relay of ["build-box", "build-box.test"]) {
       const refused = await call(desk, caller.token, { action: "relay_info", relay });
       expect(refused).toMatchObject({ ok: false, code: "REMOTE_RELAY_NOT_FOUND" });
@@ -151,6 +145,6 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
       // Nothing listens there on this network: paired, offline.
       expect(created, url).toMatchObject({ name: `lan-${index}`, url, online: false });
     }
-    expect((await peers(desk)).map((peer) => peer.name)).toEqual(urls.map((_, index) => `lan-${index}`));
+    expect((await listPeers(desk)).map((peer) => peer.name)).toEqual(urls.map((_, index) => `lan-${index}`));
   });
 });

@@ -1,7 +1,7 @@
 import { ACTIONS } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { refusal } from "../actions/harness";
-import { createFederation, relayOf } from "./harness";
+import { createFederation, type FedRelay, relayOf } from "./harness";
 
 async function paired() {
   const fed = await createFederation(["desk", "build-box"]);
@@ -42,6 +42,14 @@ function callsOn(relay: string, session: string): Record<string, unknown>[] {
     relay,
     ...args[action],
   }));
+}
+
+/** desk's owner names build-box, and desk's agent sends a prompt to a new session there. */
+async function promptFromDesk(desk: FedRelay, box: FedRelay) {
+  const target = await box.ownerSession("Nightly deploy");
+  await desk.write("build-box");
+  await desk.ok({ action: "send", relay: "build-box", session: target.id, text: "status?", wait_seconds: 0 });
+  return target;
 }
 
 describe("locked and unlocked paired relays (§3.2)", () => {
@@ -134,15 +142,7 @@ describe("locked and unlocked paired relays (§3.2)", () => {
   it("R-LOCK-01(b): an agent of the other relay writing in a conversation opens that relay there, as an agent unlock", async () => {
     const { fed, desk, box } = await paired();
     await box.pair(desk);
-    const target = await box.ownerSession("Nightly deploy");
-    await desk.write("build-box");
-    await desk.ok({
-      action: "send",
-      relay: "build-box",
-      session: target.id,
-      text: "status?",
-      wait_seconds: 0,
-    });
+    const target = await promptFromDesk(desk, box);
     expect(await box.stores.unlocks.getRelayUnlock({ conversation: target.id, relay: "desk" })).toMatchObject(
       {
         how: "agent",
@@ -164,15 +164,7 @@ describe("locked and unlocked paired relays (§3.2)", () => {
   it("R-LOCK-01(b): the sender's relay opens under this relay's name for it, when the two names differ", async () => {
     const { desk, box } = await paired();
     await box.pair(desk, { name: "workstation" });
-    const target = await box.ownerSession("Nightly deploy");
-    await desk.write("build-box");
-    await desk.ok({
-      action: "send",
-      relay: "build-box",
-      session: target.id,
-      text: "status?",
-      wait_seconds: 0,
-    });
+    const target = await promptFromDesk(desk, box);
     expect(await box.stores.unlocks.listRelayUnlocks(target.id)).toMatchObject([
       { relay: "workstation", how: "agent" },
     ]);
