@@ -12,7 +12,7 @@ async function issueToken(options: {
   readonly tokens: TokenStore;
   readonly ids: IdGenerator;
   readonly clock: Clock;
-  readonly kind: "agent" | "peer";
+  readonly kind: "agent" | "invite";
   /** What it stands for; default its own id. */
   readonly subject?: string;
 }): Promise<string> {
@@ -43,7 +43,7 @@ export function issueAgentToken(options: {
 }
 
 /**
- * A new invite (kind "peer", subject = its own id, no label until the first relay calls with it):
+ * A new invite (kind "invite", subject = its own id, no label until the first relay calls with it):
  * the token another relay's owner adds when pairing with this one (DESIGN §4 POST
  * /v1/owner/peers/invites). Whoever holds it may call this relay's peer surface.
  */
@@ -52,7 +52,7 @@ export function issuePeerInvite(options: {
   readonly ids: IdGenerator;
   readonly clock: Clock;
 }): Promise<string> {
-  return issueToken({ ...options, kind: "peer" });
+  return issueToken({ ...options, kind: "invite" });
 }
 
 /**

@@ -15,6 +15,7 @@ export type {
   ToolResult,
 } from "./engine";
 export { createOwnerApi } from "./owner/create-owner-api";
+export { type FolderResolver, identityFolderResolver } from "./ports/folder-resolver";
 export type {
   GroupListItem,
   GroupRecord,
@@ -47,36 +48,28 @@ export type {
 } from "./ports/question-store";
 export type {
   ConversationRef,
-  EndedTurnStatus,
   FinishTurn,
-  GroupRole,
   ListSessionsOptions,
   MessageRecord,
-  MessageRole,
   NewMessage,
   NewSession,
   NewTurn,
   Provenance,
   SessionListItem,
-  SessionMode,
   SessionPatch,
   SessionRecord,
-  SessionScope,
-  SessionState,
   SessionStore,
   TurnOrigin,
   TurnOriginKind,
   TurnRecord,
-  TurnStatus,
 } from "./ports/session-store";
 export type { SettingsStore } from "./ports/settings-store";
-export type { NewToken, TokenKind, TokenRecord, TokenStore } from "./ports/token-store";
+export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
 export type {
   EnqueuePrompt,
   PendingQuestionView,
   SessionRuntime,
   TurnSnapshot,
-  TurnWaitStatus,
 } from "./runtime/session-runtime";
 export { patchSettings, readSettings } from "./settings";

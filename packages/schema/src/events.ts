@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IsoDateTimeSchema } from "./time/iso-date-time";
-import { QuestionKindSchema, SessionStateSchema, TurnStatusSchema } from "./vocabulary";
+import { EndedTurnStatusSchema, QuestionKindSchema, SessionStateSchema } from "./vocabulary";
 
 /** Every event a watcher can receive (R-EVT-07, DESIGN GAP-13/14). */
 export const EventKindSchema = z.enum([
@@ -69,7 +69,7 @@ const taskFields = { task_id: z.string(), description: z.string() };
 export const TurnEndEventSchema = z.object({
   ...eventBase,
   kind: z.literal("turn_end"),
-  status: TurnStatusSchema,
+  status: EndedTurnStatusSchema,
   message_id: z.string().optional(),
   text: z.string().max(TURN_END_TEXT_MAX),
 });

@@ -221,6 +221,13 @@ export {
 } from "./events";
 export { type AuthErrorBody, AuthErrorBodySchema, type Healthz, HealthzSchema } from "./http-bodies";
 export {
+  findInputFlaw,
+  hasNulCharacter,
+  type InputFlaw,
+  NUL_CHARACTER_REASON,
+  storableBody,
+} from "./input/storable-input";
+export {
   actionJsonSchemas,
   type JsonSchema,
   relayToolInputJsonSchema,
@@ -252,6 +259,7 @@ export {
   type PeerName,
   PeerNameSchema,
   PeerUrlSchema,
+  RelayNameSchema,
 } from "./owner/peers";
 export {
   type OwnerCreateSessionBody,
@@ -316,8 +324,12 @@ export { type IsoDateTime, IsoDateTimeSchema, isIsoDateTimeWithOffset } from "./
 export { isIanaTimeZone } from "./time/time-zone";
 export { LEGACY_RELAY_TOOL_NAME, RELAY_TOOL_NAME } from "./tool-name";
 export {
+  type EndedTurnStatus,
+  EndedTurnStatusSchema,
   type GroupRole,
   GroupRoleSchema,
+  type MessageRole,
+  MessageRoleSchema,
   type Mode,
   ModeSchema,
   type PermissionLevel,
@@ -338,6 +350,10 @@ export {
   SubscriptionScopeSchema,
   type TaskStatus,
   TaskStatusSchema,
+  type TokenKind,
+  TokenKindSchema,
   type TurnStatus,
   TurnStatusSchema,
+  type TurnWaitStatus,
+  TurnWaitStatusSchema,
 } from "./vocabulary";

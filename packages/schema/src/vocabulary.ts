@@ -4,9 +4,29 @@ import { z } from "zod";
 export const SessionStateSchema = z.enum(["running_turn", "background_only", "idle"]);
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
-/** Where a prompt's turn stands in send/create_session/wait results (DESIGN GAP-10). */
-export const TurnStatusSchema = z.enum(["done", "running", "queued", "waiting", "error", "stopped"]);
+/** A turn's own status: waiting in its session's queue, running, or how it ended. */
+export const TurnStatusSchema = z.enum(["queued", "running", "done", "error", "stopped"]);
 export type TurnStatus = z.infer<typeof TurnStatusSchema>;
+export const EndedTurnStatusSchema = TurnStatusSchema.exclude(["queued", "running"]);
+export type EndedTurnStatus = z.infer<typeof EndedTurnStatusSchema>;
+
+/**
+ * Where a prompt's turn stands in send/create_session/wait results (DESIGN GAP-10): its status,
+ * or `waiting` while it waits on a question card.
+ */
+export const TurnWaitStatusSchema = z.enum(["done", "running", "queued", "waiting", "error", "stopped"]);
+export type TurnWaitStatus = z.infer<typeof TurnWaitStatusSchema>;
+
+/** Who wrote a message: the user (or an agent's prompt), the session's agent, a relay event, the relay. */
+export const MessageRoleSchema = z.enum(["user", "assistant", "event", "system"]);
+export type MessageRole = z.infer<typeof MessageRoleSchema>;
+
+/**
+ * The three kinds of bearer token, never interchangeable (DESIGN §7): the owner's, a session's
+ * agent token, and an invite another relay calls this one's peer surface with.
+ */
+export const TokenKindSchema = z.enum(["owner", "agent", "invite"]);
+export type TokenKind = z.infer<typeof TokenKindSchema>;
 
 /** The relay's modes; `ask` and `plan` put every write action behind a card (R-UI-01). */
 export const ModeSchema = z.enum(["agent", "ask", "plan"]);
@@ -16,7 +36,7 @@ export type Mode = z.infer<typeof ModeSchema>;
 export const PermissionLevelSchema = z.enum(["none", "read", "prompt", "full"]);
 export type PermissionLevel = z.infer<typeof PermissionLevelSchema>;
 
-/** Non-blocking question statuses (DESIGN GAP-19). */
+/** Question statuses (DESIGN GAP-19); a blocking question card is only ever pending, answered or ended. */
 export const QuestionStatusSchema = z.enum(["pending", "answered", "dismissed", "withdrawn", "ended"]);
 export type QuestionStatus = z.infer<typeof QuestionStatusSchema>;
 
@@ -43,7 +63,7 @@ export type ScheduleEndReason = z.infer<typeof ScheduleEndReasonSchema>;
 export const GroupRoleSchema = z.enum(["head", "member"]);
 export type GroupRole = z.infer<typeof GroupRoleSchema>;
 
-/** A background task's status; `running` is the spec's, the ended ones follow the task events. */
+/** A background task's status; `running` is the spec's, the ended ones follow the task events (GAP-13). */
 export const TaskStatusSchema = z.enum(["running", "finished", "failed", "stopped"]);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 

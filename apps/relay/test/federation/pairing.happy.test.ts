@@ -8,7 +8,7 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
     const net = createNetwork();
     const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
     const token = await invite(box);
-    expect(token).toMatch(/^oar_peer_/);
+    expect(token).toMatch(/^oar_invite_/);
 
     const created = await desk.ownerJson<OwnerPeerView>("POST", "/v1/owner/peers", {
       name: "build-box",

@@ -24,7 +24,7 @@ describe("the three token kinds are never interchangeable (DESIGN §4, §7)", { 
       "agent token": agent,
       "owner token": OWNER_TOKEN,
       "another relay's invite": deskInvite,
-      "unknown invite": "oar_peer_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      "unknown invite": "oar_invite_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
       missing: undefined,
     };
     for (const [what, token] of Object.entries(tokens)) {
@@ -99,7 +99,7 @@ describe("the three token kinds are never interchangeable (DESIGN §4, §7)", { 
     for (const text of texts) {
       expect(text).not.toContain(token);
       expect(text).not.toContain(newToken);
-      expect(text).not.toContain("oar_peer_");
+      expect(text).not.toContain("oar_invite_");
       expect(text).not.toMatch(/"token"/);
     }
     expect(JSON.parse(texts[1] ?? "{}")).toEqual({

@@ -67,7 +67,7 @@ describe("a paired relay that does not answer, or refuses the token (R-ERR-04, G
 
   it("a token build-box does not accept is REMOTE_RELAY_AUTH naming the relay and how to pair again, without the token; nothing runs there", async () => {
     const { desk, box, deploy, caller } = await deskAndBox();
-    const wrong = "oar_peer_not-an-invite-of-build-box-0123456789";
+    const wrong = "oar_invite_not-an-invite-of-build-box-0123456789";
     await desk.ownerJson("PATCH", "/v1/owner/peers/build-box", { token: wrong });
     for (const input of [
       { action: "send", relay: "build-box", session: deploy, text: "!reply no", wait_seconds: 0 },

@@ -1,6 +1,6 @@
 import { notOnItselfRule } from "@oar/permissions";
-import type { Action } from "@oar/schema";
-import type { Provenance, SessionRecord, SessionState } from "../ports/session-store";
+import type { Action, SessionState } from "@oar/schema";
+import type { Provenance, SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import type { ActionContext, CallerContext } from "./context";
 import { enforce, refuse } from "./refusal";

@@ -1,11 +1,11 @@
 import { toIso } from "@oar/core";
-import type { PendingQuestion, Reply, TurnStatus } from "@oar/schema";
+import type { PendingQuestion, Reply, TurnWaitStatus } from "@oar/schema";
 import type { PendingQuestionView, TurnSnapshot } from "../runtime/session-runtime";
 import type { ActionContext } from "./context";
 
 /** What send, create_session and wait return about the prompt's turn (R-WST-05, R-WST-06, GAP-10). */
 export interface TurnResultFields {
-  readonly status: TurnStatus;
+  readonly status: TurnWaitStatus;
   readonly session: string;
   readonly message_id: string;
   readonly reply?: Reply;

@@ -1,17 +1,11 @@
 import { RelayError } from "@oar/core";
-import type { OwnerCreateSessionBody, OwnerPatchSessionBody } from "@oar/schema";
+import type { OwnerCreateSessionBody, OwnerPatchSessionBody, SessionScope } from "@oar/schema";
 import { checkFolder, defaultFolder } from "../actions/folders";
 import { findOneGroup } from "../actions/groups";
 import { checkEffort, checkModel } from "../actions/model-check";
 import { defaultModel, UNLISTED_MODEL } from "../actions/providers";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
-import type {
-  MessageRecord,
-  SessionPatch,
-  SessionRecord,
-  SessionScope,
-  TurnRecord,
-} from "../ports/session-store";
+import type { MessageRecord, SessionPatch, SessionRecord, TurnRecord } from "../ports/session-store";
 import { type OwnerContext, providerOf, requireSession } from "./owner-context";
 import { chooseProvider } from "./provider-choice";
 import { sessionDetail, sessionView } from "./session-views";

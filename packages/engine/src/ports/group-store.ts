@@ -1,5 +1,5 @@
 import type { Result } from "@oar/core";
-import type { GroupRole } from "./session-store";
+import type { GroupRole } from "@oar/schema";
 
 export interface GroupRecord {
   readonly id: string;

@@ -1,6 +1,6 @@
 import type { Clock } from "@oar/core";
+import type { Mode } from "@oar/schema";
 import type { JsonValue } from "./json";
-import type { SessionMode } from "./session-store";
 
 export interface ProviderModel {
   readonly id: string;
@@ -28,7 +28,7 @@ export interface WorkerSession {
   readonly title: string;
   readonly model: string;
   readonly effort: string | null;
-  readonly mode: SessionMode;
+  readonly mode: Mode;
   readonly cwd: string | null;
   readonly providerState: JsonValue;
 }
@@ -38,7 +38,7 @@ export interface TurnInput {
   readonly prompt: string;
   readonly model: string;
   readonly effort: string | null;
-  readonly mode: SessionMode;
+  readonly mode: Mode;
   readonly cwd: string | null;
 }
 

@@ -1,6 +1,8 @@
+import type { QuestionStatus } from "@oar/schema";
 import type { QuestionAnswer } from "./provider";
 
-export type BlockingQuestionStatus = "pending" | "answered" | "ended";
+/** A blocking question card is only ever pending, answered, or ended with its turn (GAP-19's statuses). */
+export type BlockingQuestionStatus = Extract<QuestionStatus, "pending" | "answered" | "ended">;
 
 /** A blocking question card (`ask_user`): a turn waits on it until someone answers (R-RSES-02). */
 export interface BlockingQuestionRecord {

@@ -1,14 +1,13 @@
+import type {
+  EndedTurnStatus,
+  GroupRole,
+  MessageRole,
+  Mode,
+  SessionScope,
+  SessionState,
+  TurnStatus,
+} from "@oar/schema";
 import type { JsonObject, JsonValue } from "./json";
-
-export type SessionMode = "agent" | "ask" | "plan";
-/** `running_turn`, `background_only` (replied, background work still running) or `idle` (R-LSES-02). */
-export type SessionState = "running_turn" | "background_only" | "idle";
-/** `active` = not archived (GAP-06). Deleted sessions are in no scope. */
-export type SessionScope = "active" | "archived" | "all";
-export type GroupRole = "head" | "member";
-export type MessageRole = "user" | "assistant" | "event" | "system";
-export type TurnStatus = "queued" | "running" | "done" | "error" | "stopped";
-export type EndedTurnStatus = Exclude<TurnStatus, "queued" | "running">;
 
 /** A conversation: a session on this relay (`relay: null`) or on a paired relay. */
 export interface ConversationRef {
@@ -38,7 +37,7 @@ export interface TurnOrigin {
   readonly provenance?: Provenance;
   readonly scheduleId?: string;
   /** The mode the turn runs in when the prompt named one (R-SEND-05). */
-  readonly mode?: SessionMode;
+  readonly mode?: Mode;
 }
 
 export interface SessionRecord {
@@ -47,7 +46,7 @@ export interface SessionRecord {
   readonly provider: string;
   readonly model: string;
   readonly effort: string | null;
-  readonly mode: SessionMode;
+  readonly mode: Mode;
   readonly cwd: string | null;
   readonly repo: string | null;
   readonly branch: string | null;
@@ -77,7 +76,7 @@ export interface NewSession {
   readonly provider: string;
   readonly model: string;
   readonly effort?: string | null;
-  readonly mode?: SessionMode;
+  readonly mode?: Mode;
   readonly cwd?: string | null;
   readonly repo?: string | null;
   readonly branch?: string | null;

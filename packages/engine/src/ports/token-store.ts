@@ -1,12 +1,11 @@
-/** Three kinds that are never interchangeable (DESIGN §7). */
-export type TokenKind = "owner" | "agent" | "peer";
+import type { TokenKind } from "@oar/schema";
 
 export interface TokenRecord {
   readonly id: string;
   readonly kind: TokenKind;
   /** Hex sha256 of the token; the token itself is never stored. */
   readonly hash: string;
-  /** What the token stands for: `owner`, a session id, a peer name or invite id. */
+  /** What the token stands for: `owner`, a session id, or an invite's own id. */
   readonly subject: string;
   readonly label: string | null;
   readonly createdAt: number;

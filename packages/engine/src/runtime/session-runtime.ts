@@ -1,8 +1,8 @@
+import type { TurnWaitStatus } from "@oar/schema";
 import type { QuestionAnswer } from "../ports/provider";
 import type { Provenance, TurnOrigin, TurnRecord } from "../ports/session-store";
 
 /** Where a turn stands, in the vocabulary of send/create_session/wait results (GAP-10). */
-export type TurnWaitStatus = "done" | "running" | "queued" | "waiting" | "error" | "stopped";
 
 export interface PendingQuestionView {
   readonly id: string;

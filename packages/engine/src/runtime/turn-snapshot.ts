@@ -1,9 +1,10 @@
 import { RelayError } from "@oar/core";
+import type { TurnWaitStatus } from "@oar/schema";
 import type { TurnRecord } from "../ports/session-store";
 import type { BlockingQuestions } from "./blocking-questions";
 import type { RunningTurns } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
-import type { TurnSnapshot, TurnWaitStatus } from "./session-runtime";
+import type { TurnSnapshot } from "./session-runtime";
 
 /** The statuses a wait ends on: the turn ended, or it needs an answer first. */
 export function isWaitOver(status: TurnWaitStatus): boolean {

@@ -34,7 +34,7 @@ export function runTokenStoreContract(setup: ContractSetup<ContractFixture<Token
 
     it("refuses a hash that is already stored", async () => {
       await store().storeToken(token("tok_1", 1));
-      await expect(store().storeToken(token("tok_2", 1, { kind: "peer" }))).rejects.toThrow();
+      await expect(store().storeToken(token("tok_2", 1, { kind: "invite" }))).rejects.toThrow();
       expect((await store().findTokenByHash(hash(1)))?.id).toBe("tok_1");
     });
 
@@ -50,38 +50,40 @@ export function runTokenStoreContract(setup: ContractSetup<ContractFixture<Token
       await store().storeToken(token("tok_1", 1, { kind: "agent", subject: "ses_1" }));
       await store().storeToken(token("tok_2", 2, { kind: "agent", subject: "ses_1" }));
       await store().storeToken(token("tok_3", 3, { kind: "agent", subject: "ses_2" }));
-      await store().storeToken(token("tok_4", 4, { kind: "peer", subject: "ses_1" }));
+      await store().storeToken(token("tok_4", 4, { kind: "invite", subject: "ses_1" }));
       expect(await store().revokeTokensOf({ kind: "agent", subject: "ses_1", at: T0 + 1 })).toBe(2);
       expect(await store().revokeTokensOf({ kind: "agent", subject: "ses_1", at: T0 + 2 })).toBe(0);
       expect(ids(await store().listTokens())).toEqual(["tok_3", "tok_4"]);
     });
 
     it("lists live tokens oldest first, by kind and subject", async () => {
-      await store().storeToken(token("tok_b", 1, { kind: "peer", subject: "build-box", createdAt: T0 + 2 }));
-      await store().storeToken(token("tok_a", 2, { kind: "peer", subject: "desk", createdAt: T0 + 1 }));
+      await store().storeToken(
+        token("tok_b", 1, { kind: "invite", subject: "build-box", createdAt: T0 + 2 }),
+      );
+      await store().storeToken(token("tok_a", 2, { kind: "invite", subject: "desk", createdAt: T0 + 1 }));
       await store().storeToken(token("tok_c", 3, { kind: "agent", subject: "ses_1", createdAt: T0 }));
       expect(ids(await store().listTokens())).toEqual(["tok_c", "tok_a", "tok_b"]);
-      expect(ids(await store().listTokens({ kind: "peer" }))).toEqual(["tok_a", "tok_b"]);
-      expect(ids(await store().listTokens({ kind: "peer", subject: "desk" }))).toEqual(["tok_a"]);
+      expect(ids(await store().listTokens({ kind: "invite" }))).toEqual(["tok_a", "tok_b"]);
+      expect(ids(await store().listTokens({ kind: "invite", subject: "desk" }))).toEqual(["tok_a"]);
       expect(ids(await store().listTokens({ subject: "ses_1" }))).toEqual(["tok_c"]);
     });
 
     it("binds a token without a label once: the first label stays, a revoked token takes none", async () => {
-      await store().storeToken(token("tok_1", 1, { kind: "peer", subject: "tok_1" }));
+      await store().storeToken(token("tok_1", 1, { kind: "invite", subject: "tok_1" }));
       expect(await store().bindToken({ id: "tok_1", label: "desk" })).toBe(true);
       expect(await store().bindToken({ id: "tok_1", label: "desk" })).toBe(true);
       expect(await store().bindToken({ id: "tok_1", label: "laptop" })).toBe(false);
       expect((await store().findTokenByHash(hash(1)))?.label).toBe("desk");
-      await store().storeToken(token("tok_2", 2, { kind: "peer", subject: "tok_2", label: "set" }));
+      await store().storeToken(token("tok_2", 2, { kind: "invite", subject: "tok_2", label: "set" }));
       expect(await store().bindToken({ id: "tok_2", label: "desk" })).toBe(false);
-      await store().storeToken(token("tok_3", 3, { kind: "peer", subject: "tok_3" }));
+      await store().storeToken(token("tok_3", 3, { kind: "invite", subject: "tok_3" }));
       await store().revokeToken({ id: "tok_3", at: T0 + 1 });
       expect(await store().bindToken({ id: "tok_3", label: "desk" })).toBe(false);
       expect(await store().bindToken({ id: "tok_missing", label: "desk" })).toBe(false);
     });
 
     it("lets one of two simultaneous bindings win", async () => {
-      await store().storeToken(token("tok_1", 1, { kind: "peer", subject: "tok_1" }));
+      await store().storeToken(token("tok_1", 1, { kind: "invite", subject: "tok_1" }));
       const results = await Promise.all([
         store().bindToken({ id: "tok_1", label: "desk" }),
         store().bindToken({ id: "tok_1", label: "laptop" }),

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { TurnStatusSchema } from "../vocabulary";
+import { TurnWaitStatusSchema } from "../vocabulary";
 import { PendingQuestionSchema, ReplySchema } from "./common";
 
 /** What send, create_session and wait return about the prompt's turn (R-WST-05, R-WST-06, GAP-10). */
 export const turnResultShape = {
-  status: TurnStatusSchema,
+  status: TurnWaitStatusSchema,
   session: z.string(),
   message_id: z.string(),
   /** The reply when `done`; the text so far when `running` or `stopped`. */

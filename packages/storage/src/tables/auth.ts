@@ -1,9 +1,9 @@
-import type { TokenKind } from "@oar/engine";
+import type { TokenKind } from "@oar/schema";
 import { index, pgTable, text } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
 import { TOKEN_KINDS } from "./vocabulary";
 
-/** Owner, agent and peer tokens, as sha256 hashes only. */
+/** Owner and agent tokens and invites, as sha256 hashes only. */
 export const tokens = pgTable(
   "tokens",
   {

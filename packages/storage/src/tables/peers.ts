@@ -1,8 +1,9 @@
+import type { PermissionLevel } from "@oar/schema";
 import { sql } from "drizzle-orm";
 import { jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
 import { subscriptions } from "./subscriptions";
-import { PEER_LEVELS, type PeerLevel } from "./vocabulary";
+import { PEER_LEVELS } from "./vocabulary";
 
 /** Paired relays. */
 export const peers = pgTable(
@@ -11,7 +12,7 @@ export const peers = pgTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     url: text("url").notNull(),
-    level: text("level").$type<PeerLevel>().notNull().default("full"),
+    level: text("level").$type<PermissionLevel>().notNull().default("full"),
     // The bearer this relay presents to the peer. It must be sent, so it cannot be kept as a hash;
     // the tokens the peer presents here are hashed in `tokens` (kind `peer`).
     outboundToken: text("outbound_token").notNull(),

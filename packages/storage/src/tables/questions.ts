@@ -1,7 +1,8 @@
 import type { Provenance } from "@oar/engine";
+import type { QuestionKind, QuestionStatus } from "@oar/schema";
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { instant, oneOf, sequence } from "./columns";
-import { QUESTION_KINDS, QUESTION_STATUSES, type QuestionKind, type QuestionStatus } from "./vocabulary";
+import { QUESTION_KINDS, QUESTION_STATUSES } from "./vocabulary";
 
 /** Blocking question cards (`ask_user`) and non-blocking Inbox questions (`ask`). */
 export const questions = pgTable(

@@ -1,14 +1,10 @@
 import type { Provenance } from "@oar/engine";
+import type { ScheduleEndReason } from "@oar/schema";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
 import { sessions } from "./sessions";
-import {
-  FIRING_STATUSES,
-  type FiringStatus,
-  SCHEDULE_END_REASONS,
-  type ScheduleEndReason,
-} from "./vocabulary";
+import { FIRING_STATUSES, type FiringStatus, SCHEDULE_END_REASONS } from "./vocabulary";
 
 export const schedules = pgTable(
   "schedules",

@@ -1,14 +1,5 @@
-import type {
-  GroupRole,
-  JsonObject,
-  JsonValue,
-  MessageRole,
-  Provenance,
-  SessionMode,
-  SessionState,
-  TurnOrigin,
-  TurnStatus,
-} from "@oar/engine";
+import type { JsonObject, JsonValue, Provenance, TurnOrigin } from "@oar/engine";
+import type { GroupRole, MessageRole, Mode, SessionState, TurnStatus } from "@oar/schema";
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { instant, oneOf, sequence } from "./columns";
@@ -23,7 +14,7 @@ export const sessions = pgTable(
     provider: text("provider").notNull(),
     model: text("model").notNull(),
     effort: text("effort"),
-    mode: text("mode").$type<SessionMode>().notNull().default("agent"),
+    mode: text("mode").$type<Mode>().notNull().default("agent"),
     cwd: text("cwd"),
     repo: text("repo"),
     branch: text("branch"),

@@ -1,4 +1,5 @@
 import type { JsonObject } from "@oar/engine";
+import type { SubscriptionEndReason, SubscriptionScope } from "@oar/schema";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { instant, oneOf, sequence } from "./columns";
@@ -11,8 +12,6 @@ import {
   type GroupedMessageStatus,
   SUBSCRIPTION_END_REASONS,
   SUBSCRIPTION_SCOPES,
-  type SubscriptionEndReason,
-  type SubscriptionScope,
 } from "./vocabulary";
 
 export interface QuietHours {

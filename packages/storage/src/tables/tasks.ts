@@ -1,8 +1,9 @@
 import type { JsonObject } from "@oar/engine";
+import type { TaskStatus } from "@oar/schema";
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
 import { sessions } from "./sessions";
-import { TASK_KINDS, TASK_STATUSES, type TaskKind, type TaskStatus } from "./vocabulary";
+import { TASK_KINDS, TASK_STATUSES, type TaskKind } from "./vocabulary";
 
 /** Background tasks; their output lives in files under the data dir (`outputPath`), kept 1 h after the end. */
 export const tasks = pgTable(

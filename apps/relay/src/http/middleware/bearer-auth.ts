@@ -85,7 +85,7 @@ export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHand
 export function peerAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
   return tokenAuth({
     tokens: deps.tokens,
-    kind: "peer",
+    kind: "invite",
     refusal: "The bearer token is not an invite this relay issued to another relay.",
     found: (c, record) => c.set("peerInvite", record),
   });

@@ -22,7 +22,7 @@ export function ownerPeerRoutes(deps: OwnerTokenRouteDeps): Hono {
   app.post("/invites", async (c) => c.json({ token: await issuePeerInvite(deps) } satisfies TokenResponse));
   // The invites themselves are never shown again: only which relay each one belongs to.
   app.get("/invites", async (c) => {
-    const invites = await deps.tokens.listTokens({ kind: "peer" });
+    const invites = await deps.tokens.listTokens({ kind: "invite" });
     return c.json({
       invites: invites.map((invite) => ({
         id: invite.id,
@@ -33,7 +33,7 @@ export function ownerPeerRoutes(deps: OwnerTokenRouteDeps): Hono {
   });
   app.delete("/invites/:id", async (c) => {
     const id = c.req.param("id");
-    const [invite] = await deps.tokens.listTokens({ kind: "peer", subject: id });
+    const [invite] = await deps.tokens.listTokens({ kind: "invite", subject: id });
     if (!invite || !(await deps.tokens.revokeToken({ id, at: deps.clock.now() }))) {
       throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No live invite ${id} on this relay.`);
     }
