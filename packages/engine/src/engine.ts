@@ -12,6 +12,7 @@ import type {
   OwnerSettingsPatch,
   PeerOrigin,
 } from "@oar/schema";
+import type { FolderResolver } from "./ports/folder-resolver";
 import type { GroupListItem, GroupRecord, GroupStore } from "./ports/group-store";
 import type { PeerLink } from "./ports/peer-link";
 import type { PeerStore } from "./ports/peer-store";
@@ -59,6 +60,8 @@ export interface EngineDeps {
   readonly logger?: Logger;
   /** Folders sessions may use (DESIGN §7); the first is the default cwd. Absent: any folder. */
   readonly allowedRoots?: readonly string[];
+  /** Follows symlinks in folders before they are checked against the roots; default: none followed. */
+  readonly folders?: FolderResolver;
   /** Link that opens a session in the console, when the relay has one (R-WST-06). */
   readonly openUrl?: (sessionId: string) => string;
   /**

@@ -1,5 +1,7 @@
 import { RelayError } from "@oar/core";
 import { type OwnerSettings, type OwnerSettingsPatch, OwnerSettingsSchema } from "@oar/schema";
+import { allowedRoots } from "./actions/folders";
+import type { EngineDeps } from "./engine";
 import type { JsonValue } from "./ports/json";
 import type { SettingsStore } from "./ports/settings-store";
 
@@ -22,7 +24,7 @@ export async function readSettings(store: SettingsStore): Promise<OwnerSettings>
 /** Applies a validated patch (OwnerSettingsPatchSchema) and returns the settings now in force. */
 export async function patchSettings(store: SettingsStore, patch: OwnerSettingsPatch): Promise<OwnerSettings> {
   const current = await readSettings(store);
-  const next = OwnerSettingsSchema.parse({
+  const { allowedRoots: _shownNotStored, ...next } = OwnerSettingsSchema.parse({
     ...current,
     ...patch,
     agentSessions: { ...current.agentSessions, ...patch.agentSessions },
@@ -30,4 +32,26 @@ export async function patchSettings(store: SettingsStore, patch: OwnerSettingsPa
   });
   await store.setSetting(SETTINGS_KEY, next as unknown as JsonValue);
   return next;
+}
+
+/**
+ * The settings as the owner sees them: what is stored, and the folders sessions may use. Those
+ * come from RELAY_ALLOWED_ROOTS at start (DESIGN §4), so they are shown but never stored.
+ */
+function withAllowedRoots(deps: EngineDeps, settings: OwnerSettings): OwnerSettings {
+  const roots = allowedRoots(deps);
+  return { ...settings, ...(roots === undefined ? {} : { allowedRoots: [...roots] }) };
+}
+
+/** GET /v1/owner/settings. */
+export async function readOwnerSettings(deps: EngineDeps): Promise<OwnerSettings> {
+  return withAllowedRoots(deps, await readSettings(deps.stores.settings));
+}
+
+/** PATCH /v1/owner/settings: the roots are not a patchable field (OwnerSettingsPatchSchema refuses them). */
+export async function patchOwnerSettings(
+  deps: EngineDeps,
+  patch: OwnerSettingsPatch,
+): Promise<OwnerSettings> {
+  return withAllowedRoots(deps, await patchSettings(deps.stores.settings, patch));
 }

@@ -1,7 +1,7 @@
 import type { EngineDeps, OwnerApi } from "../engine";
 import { createEngineLive, type EngineLive } from "../live";
 import type { SessionRuntime } from "../runtime/session-runtime";
-import { patchSettings, readSettings } from "../settings";
+import { patchOwnerSettings, readOwnerSettings } from "../settings";
 import { answerOwnerCard, listOwnerCards } from "./owner-cards";
 import type { OwnerContext } from "./owner-context";
 import { createOwnerGroup, dissolveOwnerGroup, listOwnerGroups, renameOwnerGroup } from "./owner-groups";
@@ -36,8 +36,8 @@ export function createOwnerApi(
     archiveSession: (id) => archiveOwnerSession(ctx, id),
     killSession: (id) => killOwnerSession(ctx, id),
     deleteSession: (id) => deleteOwnerSession(ctx, id),
-    getSettings: () => readSettings(deps.stores.settings),
-    patchSettings: (patch) => patchSettings(deps.stores.settings, patch),
+    getSettings: () => readOwnerSettings(deps),
+    patchSettings: (patch) => patchOwnerSettings(deps, patch),
     listGroups: () => listOwnerGroups(ctx),
     createGroup: (body) => createOwnerGroup(ctx, body),
     renameGroup: (id, name) => renameOwnerGroup(ctx, id, name),

@@ -151,7 +151,8 @@ describe("create_session (§15)", () => {
       refusal(await h.call({ action: "create_session", relay: "this", text: "hi", cwd: "/srv/../etc" })),
     ).toEqual({
       code: "REMOTE_RELAY_INVALID_INPUT",
-      error: 'cwd "/srv/../etc" is outside the folders relay "desk" may use: /srv. Nothing was created.',
+      error:
+        'cwd "/srv/../etc" (it resolves to "/etc") is a folder relay "desk" may not use. The folder must be one that the relay is allowed to use: /srv, or a folder below it. Nothing was created.',
     });
     expect(
       refusal(await h.call({ action: "create_session", relay: "this", text: "hi", cwd: "work" })).code,

@@ -3,6 +3,7 @@ import type { OwnerSettingsPatch } from "@oar/schema";
 import { expect, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
 import type { Engine, EngineDeps, EngineStores, ExecuteOptions, ToolResult } from "../../src/engine";
+import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider } from "../../src/ports/provider";
 import type { NewSession, SessionRecord } from "../../src/ports/session-store";
 import {
@@ -33,6 +34,7 @@ export function track<T>(promise: Promise<T>): { readonly promise: Promise<T>; s
 
 export interface HarnessOptions {
   readonly allowedRoots?: readonly string[];
+  readonly folders?: FolderResolver;
   readonly openUrl?: (sessionId: string) => string;
   readonly testProvider?: TestProviderOptions;
   readonly extraProviders?: readonly Provider[];
@@ -77,6 +79,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ids: createSequentialIdGenerator(),
     relay: RELAY,
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
+    ...(options.folders === undefined ? {} : { folders: options.folders }),
     ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
     ...(options.approvalCards === undefined ? {} : { approvalCards: options.approvalCards }),
   };

@@ -3,6 +3,7 @@ import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import { expect, onTestFinished } from "vitest";
 import type { EngineDeps } from "../../src/engine";
 import { createOwnerApi } from "../../src/owner/create-owner-api";
+import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider } from "../../src/ports/provider";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
 import { createMemoryEngineStores, createTestProvider, type TestProvider } from "../../src/testing";
@@ -18,6 +19,7 @@ export async function settle(rounds = 8): Promise<void> {
 
 export interface OwnerHarnessOptions {
   readonly allowedRoots?: readonly string[];
+  readonly folders?: FolderResolver;
   /** Providers after the test provider ("test", models test-1 and test-2). */
   readonly extraProviders?: readonly Provider[];
 }
@@ -48,6 +50,7 @@ export function ownerHarness(options: OwnerHarnessOptions = {}) {
     ids,
     relay: { name: "desk", version: "0.1.0", platform: "linux-x64" },
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
+    ...(options.folders === undefined ? {} : { folders: options.folders }),
   };
   const owner = createOwnerApi(deps, runtime);
   /** Waits (on the FakeClock, no time passing) until the turn has ended. */

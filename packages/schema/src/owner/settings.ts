@@ -9,6 +9,8 @@ const longestWaitSeconds = z
   .max(LIMITS.longestWaitSecondsMax);
 const quietAfterMinutes = z.number().int().min(1).max(LIMITS.quietAfterMinutesMax);
 const maxTurnSeconds = z.number().int().min(LIMITS.maxTurnSecondsMin).max(LIMITS.maxTurnSecondsMax);
+const ALLOWED_ROOTS_READ_ONLY =
+  "read-only: the folders sessions may use are set by RELAY_ALLOWED_ROOTS when the relay starts.";
 /** Per-provider configuration is the provider's business; the contract only fixes its place. */
 const providers = z.record(z.string(), z.record(z.string(), z.unknown()));
 
@@ -27,6 +29,11 @@ export const OwnerSettingsSchema = z.object({
   quietAfterMinutes: quietAfterMinutes.default(LIMITS.quietAfterMinutesDefault),
   maxTurnSeconds: maxTurnSeconds.default(LIMITS.maxTurnSecondsDefault),
   providers: providers.default({}),
+  /**
+   * The folders sessions may use, as real paths; the first is the default folder of new sessions
+   * (DESIGN §4, §7). Read-only: set by RELAY_ALLOWED_ROOTS when the relay starts, never stored.
+   */
+  allowedRoots: z.array(z.string()).optional(),
 });
 export type OwnerSettings = z.infer<typeof OwnerSettingsSchema>;
 
@@ -41,6 +48,7 @@ export const OwnerSettingsPatchSchema = z
     quietAfterMinutes: quietAfterMinutes.optional(),
     maxTurnSeconds: maxTurnSeconds.optional(),
     providers: providers.optional(),
+    allowedRoots: z.never({ error: ALLOWED_ROOTS_READ_ONLY }).optional(),
   })
   .refine(hasAnyField, { error: "The body names no setting to change." });
 export type OwnerSettingsPatch = z.infer<typeof OwnerSettingsPatchSchema>;
