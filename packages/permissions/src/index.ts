@@ -58,6 +58,13 @@ export {
   type TargetRelay,
 } from "./locks";
 export { findMentionedRelays, type MessageToken, tokenizeMessage } from "./mentions";
+export {
+  type PeerHostKind,
+  peerAddressForDisplay,
+  peerAddressProblem,
+  peerAddressRule,
+  peerHostKind,
+} from "./peer-address";
 export type {
   CardDecision,
   CardKind,
