@@ -171,7 +171,8 @@ export interface OwnerApi {
   answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
   /**
    * Pairs with another relay (the token is one that relay issued). The name must be free and not
-   * this relay's own; the address rule (R-HOP-06) is the caller's to check before. The relay is
+   * this relay's own; the address must pass R-HOP-06 and hold no credentials, here and in
+   * patchPeer (REMOTE_RELAY_INVALID_INPUT naming url, nothing stored). The relay is
    * asked for its version at once; one that does not answer is paired all the same, offline.
    */
   createPeer(body: OwnerCreatePeerBody): Promise<OwnerPeerView>;

@@ -1,4 +1,4 @@
-import { AGENT_SESSIONS_SETTING } from "@oar/permissions";
+import { AGENT_SESSIONS_SETTING, peerAddressForDisplay } from "@oar/permissions";
 import { LIMITS, type RelayListEntry } from "@oar/schema";
 import { peerStatus } from "../peers/peer-status";
 import type { ActionContext, ActionSuccess } from "./context";
@@ -24,7 +24,8 @@ export async function listRelays(ctx: ActionContext): Promise<ActionSuccess> {
       const status = await peerStatus(ctx.deps, ctx.live.peerStatus, peer);
       return {
         name: peer.name,
-        url: peer.url,
+        // Never a user name or password an older pairing may hold (DESIGN §7).
+        url: peerAddressForDisplay(peer.url),
         online: status.online,
         version: status.version,
         permission: peer.level,

@@ -1,5 +1,7 @@
 import { RelayError } from "@oar/core";
+import { peerAddressForDisplay, peerAddressRule } from "@oar/permissions";
 import type { OwnerCreatePeerBody, OwnerPatchPeerBody } from "@oar/schema";
+import { enforce } from "../actions/refusal";
 import type { OwnerPeerView } from "../engine";
 import { peerStatus } from "../peers/peer-status";
 import type { PeerRecord } from "../ports/peer-store";
@@ -9,7 +11,7 @@ async function peerView(ctx: OwnerContext, peer: PeerRecord, fresh = false): Pro
   const status = await peerStatus(ctx.deps, ctx.live.peerStatus, peer, { fresh });
   return {
     name: peer.name,
-    url: peer.url,
+    url: peerAddressForDisplay(peer.url),
     level: peer.level,
     online: status.online,
     version: status.version,
@@ -25,9 +27,13 @@ async function requirePeer(ctx: OwnerContext, name: string): Promise<PeerRecord>
   return peer;
 }
 
-/** POST /v1/owner/peers: pairs, then asks the new peer at once who it is. */
+/**
+ * POST /v1/owner/peers: pairs, then asks the new peer at once who it is. The address rule
+ * (R-HOP-06, no credentials) is checked here, not by the caller, so every embedder gets it.
+ */
 export async function createOwnerPeer(ctx: OwnerContext, body: OwnerCreatePeerBody): Promise<OwnerPeerView> {
   const { deps } = ctx;
+  enforce(peerAddressRule(body.url));
   if (body.name.toLowerCase() === deps.relay.name.toLowerCase()) {
     throw new RelayError(
       "REMOTE_RELAY_INVALID_INPUT",
@@ -63,6 +69,9 @@ export async function patchOwnerPeer(
   body: OwnerPatchPeerBody,
 ): Promise<OwnerPeerView> {
   const { deps } = ctx;
+  if (body.url !== undefined) {
+    enforce(peerAddressRule(body.url));
+  }
   await requirePeer(ctx, name);
   const updated = await deps.stores.peers.updatePeer({
     name,
