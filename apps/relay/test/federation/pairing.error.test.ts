@@ -31,6 +31,58 @@ describe("pairing over the owner API, refusals (DESIGN §4 pairing, §7)", { tim
     expect((await listPeers(desk))[0]).toMatchObject({ url: "https://build-box.test" });
   });
 
+  it("R-HOP-06: plain http:// to a link-local address (169.254/16, fe80::/10) is refused on POST and PATCH", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    const token = await invite(box);
+    const linkLocal = [
+      "http://169.254.10.10:8787",
+      "http://169.254.169.254/",
+      "http://2852039166/",
+      "http://[fe80::1]:8787",
+      "http://[::ffff:169.254.0.1]",
+    ];
+    for (const url of linkLocal) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", { name: "build-box", url, token });
+      expect(message, url).toMatch(/^url: /);
+      expect(message, url).toContain("link-local");
+    }
+    expect(await listPeers(desk)).toEqual([]);
+
+    await pair(desk, box);
+    for (const url of linkLocal) {
+      const message = await refused(desk, "PATCH", "/v1/owner/peers/build-box", { url });
+      expect(message, url).toContain("link-local");
+    }
+    expect((await listPeers(desk))[0]).toMatchObject({ url: "https://build-box.test" });
+  });
+
+  it("DESIGN §7: an address with a user name or password is refused on POST and PATCH, and the password is not echoed", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    const token = await invite(box);
+    const withCredentials = [
+      "https://ops:hunter2@build-box.test",
+      "https://ops@build-box.test",
+      "https://:hunter2@build-box.test",
+      "http://ops:hunter2@127.0.0.1:8787",
+    ];
+    for (const url of withCredentials) {
+      const message = await refused(desk, "POST", "/v1/owner/peers", { name: "build-box", url, token });
+      expect(message, url).toMatch(/^url: credentials do not belong in a paired relay's address/);
+      expect(message, url).toContain("invite token is the credential");
+      expect(message, url).not.toContain("hunter2");
+    }
+    expect(await listPeers(desk)).toEqual([]);
+
+    await pair(desk, box);
+    for (const url of withCredentials) {
+      const message = await refused(desk, "PATCH", "/v1/owner/peers/build-box", { url });
+      expect(message, url).toContain("credentials do not belong");
+    }
+    expect((await listPeers(desk))[0]).toMatchObject({ url: "https://build-box.test" });
+  });
+
   it("an address that is not an http(s) URL is refused with 400 naming url", async () => {
     const net = createNetwork();
     const desk = await net.relay("desk");

@@ -107,6 +107,61 @@ describe("the three token kinds are never interchangeable (DESIGN §4, §7)", { 
     });
   });
 
+  it("a pairing stored with a user name and password (older data) never shows them: not in GET /v1/owner/peers, PATCH, nor list_relays", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([net.relay("desk"), net.relay("build-box")]);
+    await desk.relay.services.storage.stores.peers.createPeer({
+      id: "peer_older",
+      name: "build-box",
+      url: "https://ops:hunter2@build-box.test/relay",
+      level: "full",
+      token: await invite(box),
+      createdAt: Date.now(),
+    });
+    const caller = await externalCaller(desk, { mentions: "build-box" });
+    const texts = [
+      await (await desk.owner("GET", "/v1/owner/peers")).text(),
+      await (await desk.owner("PATCH", "/v1/owner/peers/build-box", { level: "read" })).text(),
+      await (await desk.tool(caller.token, { action: "list_relays" })).text(),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain("ops@");
+    }
+    expect(JSON.parse(texts[0] ?? "{}")).toEqual({
+      peers: [expect.objectContaining({ name: "build-box", url: "https://build-box.test/relay" })],
+    });
+    expect(JSON.parse((texts[2] ?? "").trim()).relays).toContainEqual(
+      expect.objectContaining({ name: "build-box", url: "https://build-box.test/relay" }),
+    );
+  });
+
+  it("R-HOP-06: a pairing stored with plain http to a link-local address (older data) is never called", async () => {
+    const net = createNetwork();
+    const [desk, box] = await Promise.all([
+      net.relay("desk"),
+      net.relay("build-box", { host: "169.254.10.10:8787" }),
+    ]);
+    await desk.relay.services.storage.stores.peers.createPeer({
+      id: "peer_older",
+      name: "lab",
+      url: "http://169.254.10.10:8787",
+      level: "full",
+      token: await invite(box),
+      createdAt: Date.now(),
+    });
+    const caller = await externalCaller(desk, { mentions: "Use lab." });
+    const result = await call(desk, caller.token, { action: "list_sessions", relay: "lab" });
+    expect(result).toMatchObject({ ok: false, code: "REMOTE_RELAY_UNREACHABLE" });
+    expect(String(result.error)).toContain("link-local");
+    expect(String(result.error)).toContain("PATCH /v1/owner/peers/lab");
+    const [peer] = (
+      await desk.ownerJson<{ peers: { online: boolean; problem: string | null }[] }>("GET", "/v1/owner/peers")
+    ).peers;
+    expect(peer).toMatchObject({ online: false, problem: expect.stringContaining("link-local") });
+    expect(net.exchanges.filter((exchange) => exchange.host === "169.254.10.10:8787")).toEqual([]);
+  });
+
   it("R-LOCK-01: a relay paired under the name of a removed pairing starts locked in conversations that had unlocked the old one", async () => {
     const net = createNetwork();
     const [desk, box, ci] = await Promise.all([net.relay("desk"), net.relay("build-box"), net.relay("ci")]);

@@ -1,19 +1,9 @@
-import { checkPeerUrl } from "@oar/client";
 import { RelayError, toIso } from "@oar/core";
 import { OwnerCreatePeerBodySchema, OwnerPatchPeerBodySchema, type TokenResponse } from "@oar/schema";
 import { Hono } from "hono";
 import { issuePeerInvite } from "../../agent-tokens";
 import { readBody } from "../validate";
 import type { OwnerTokenRouteDeps } from "./owner-sessions";
-
-/** R-HOP-06: https:// unless the address is loopback or private. */
-function requirePeerUrl(url: string): string {
-  const checked = checkPeerUrl(url);
-  if (!checked.ok) {
-    throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `url: ${checked.error}`);
-  }
-  return url;
-}
 
 /** /v1/owner/peers (DESIGN §4 pairing): invites for other relays, and this relay's pairings. */
 export function ownerPeerRoutes(deps: OwnerTokenRouteDeps): Hono {
@@ -40,16 +30,13 @@ export function ownerPeerRoutes(deps: OwnerTokenRouteDeps): Hono {
     return c.json({ ok: true });
   });
   app.post("/", async (c) => {
+    // The engine applies the address rule (R-HOP-06): every embedder gets it, not only HTTP.
     const body = await readBody(c, OwnerCreatePeerBodySchema);
-    requirePeerUrl(body.url);
     return c.json(await owner.createPeer(body));
   });
   app.get("/", async (c) => c.json({ peers: await owner.listPeers() }));
   app.patch("/:name", async (c) => {
     const body = await readBody(c, OwnerPatchPeerBodySchema);
-    if (body.url !== undefined) {
-      requirePeerUrl(body.url);
-    }
     return c.json(await owner.patchPeer(c.req.param("name"), body));
   });
   app.delete("/:name", async (c) => {
