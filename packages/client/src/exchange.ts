@@ -64,23 +64,48 @@ export function startExchange(timeoutMs: number, callerSignal: AbortSignal | und
 const LEADING_JSON_WHITESPACE = /^[ \t\n\r]+/;
 
 /**
- * The whole body as text, read within the exchange. The keep-alive spaces a peer writes before
- * its JSON while it waits (DESIGN §4) are dropped as they arrive, so a long wait costs no memory.
+ * The most bytes of one response body the client reads. A paired relay that streams without end
+ * (or just huge) would otherwise grow this process's memory until it dies; no answer of the peer
+ * protocol comes near this (a request body is limited to 4 MB).
  */
-export async function readBody(response: Response, exchange: Exchange): Promise<string> {
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** How much of a body to read, and the failure to throw past it. */
+export interface BodyLimit {
+  readonly maxBytes: number;
+  readonly exceeded: () => Error;
+}
+
+/**
+ * The whole body as text, read within the exchange. The keep-alive spaces a peer writes before
+ * its JSON while it waits (DESIGN §4) are dropped as they arrive, so a long wait costs no memory;
+ * they count toward `limit` like every other byte. Past `limit` (or a Content-Length over it) the
+ * body is cancelled, which closes the connection, and `limit.exceeded()` is thrown.
+ */
+export async function readBody(response: Response, exchange: Exchange, limit: BodyLimit): Promise<string> {
   const body = response.body;
   if (!body) {
     return "";
+  }
+  const declared = Number(response.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit.maxBytes) {
+    discardBody(response);
+    throw limit.exceeded();
   }
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let started = false;
+  let received = 0;
   try {
     for (;;) {
       const chunk = await Promise.race([reader.read(), exchange.stopped]);
       if (chunk.done) {
         break;
+      }
+      received += chunk.value.byteLength;
+      if (received > limit.maxBytes) {
+        throw limit.exceeded();
       }
       let text = decoder.decode(chunk.value, { stream: true });
       if (!started) {
@@ -94,7 +119,7 @@ export async function readBody(response: Response, exchange: Exchange): Promise<
     parts.push(decoder.decode());
     return parts.join("");
   } catch (error) {
-    // Stopped mid-body (or the body broke): stop reading it; the pending read settles by itself.
+    // Stopped mid-body, over the limit, or the body broke: stop reading it; a pending read settles by itself.
     reader.cancel().catch(() => undefined);
     throw error;
   }

@@ -1,7 +1,7 @@
+export { MAX_RESPONSE_BYTES } from "./exchange";
 export {
   createPeerClient,
   DEFAULT_INFO_TIMEOUT_MS,
   type PeerClient,
   type PeerClientOptions,
 } from "./peer-client";
-export { checkPeerUrl, isLoopbackOrPrivateHost } from "./peer-url";

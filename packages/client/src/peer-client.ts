@@ -9,7 +9,14 @@ import {
   RelayToolResultEnvelopeSchema,
 } from "@oar/schema";
 import ky from "ky";
-import { discardBody, type Exchange, readBody, startExchange } from "./exchange";
+import {
+  type BodyLimit,
+  discardBody,
+  type Exchange,
+  MAX_RESPONSE_BYTES,
+  readBody,
+  startExchange,
+} from "./exchange";
 
 /** GET /v1/peer/info answers at once; a peer that takes longer is treated as not answering. */
 export const DEFAULT_INFO_TIMEOUT_MS = 5000;
@@ -95,6 +102,17 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
     });
 
   const label = (route: Route<unknown>) => `${route.method} /${route.path}`;
+
+  /** Every body is read up to MAX_RESPONSE_BYTES: a peer cannot make this relay hold more. */
+  const bodyLimit = (route: Route<unknown>, status: number): BodyLimit => ({
+    maxBytes: MAX_RESPONSE_BYTES,
+    exceeded: () =>
+      fail(
+        "REMOTE_RELAY_UNREACHABLE",
+        `The relay at ${host} sent a response over ${MAX_RESPONSE_BYTES / (1024 * 1024)} MB to ${label(route)}; this relay stopped reading it.${route.method === "POST" ? " The call may have run there." : ""}`,
+        { status },
+      ),
+  });
 
   /** A failure while the exchange was on the wire: the deadline, the caller, or the network. */
   const interrupted = (route: Route<unknown>, exchange: Exchange, timeoutMs: number, cause: unknown) => {
@@ -218,7 +236,7 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
           { status },
         );
       }
-      const text = await readBody(response, exchange);
+      const text = await readBody(response, exchange, bodyLimit(route, status));
       if (status >= 200 && status < 300) {
         return parseBody(route, text);
       }

@@ -124,3 +124,37 @@ export function hangUntilAborted(): Answer {
 export function hangForever(): Answer {
   return () => new Promise<Response>(() => undefined);
 }
+
+/** A peer that sends `unit` again and again, without end, and what it has sent. */
+export function endlessStream(
+  unit: string,
+  options: { readonly status?: number; readonly prefix?: string; readonly contentLength?: number } = {},
+): { readonly answer: Answer; sentBytes(): number; cancelled(): boolean } {
+  const chunk = bytes(unit.repeat(Math.max(1, Math.floor(65_536 / unit.length))));
+  let sent = 0;
+  let cancelled = false;
+  const answer: Answer = () => {
+    let first = true;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        // One chunk per read the client asks for: what it was sent is what it read.
+        pull(controller) {
+          const part = first && options.prefix !== undefined ? bytes(options.prefix) : chunk;
+          first = false;
+          sent += part.byteLength;
+          controller.enqueue(part);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (options.contentLength !== undefined) {
+      headers["content-length"] = String(options.contentLength);
+    }
+    return new Response(body, { status: options.status ?? 200, headers });
+  };
+  return { answer, sentBytes: () => sent, cancelled: () => cancelled };
+}

@@ -2,11 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { RelayError } from "@oar/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPeerClient } from "../src/index";
+import { createPeerClient, MAX_RESPONSE_BYTES } from "../src/index";
 import { INFO, TOKEN, TOOL_REQUEST } from "./fake-peer";
 
-// The one smoke test over a real loopback socket (STYLE §12): the real global fetch, a real
-// server that streams keep-alive spaces before the JSON as /v1/tool does (DESIGN §4).
+// The smoke tests over a real loopback socket (STYLE §12): the real global fetch, a real server
+// that streams keep-alive spaces before the JSON as /v1/tool does (DESIGN §4), and one that
+// streams without end as a hostile peer may (DESIGN §7).
 
 function readRequestBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -24,7 +25,35 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What the endless routes wrote, and whether the client has closed the connection. */
+const endless = { written: 0, closed: false };
+
+/** A hostile peer: JSON that never ends, written as fast as the socket takes it. */
+async function streamForever(response: ServerResponse, prefix: string): Promise<void> {
+  endless.written = 0;
+  endless.closed = false;
+  response.on("close", () => {
+    endless.closed = true;
+  });
+  response.writeHead(200, { "content-type": "application/json" });
+  response.write(prefix);
+  const chunk = Buffer.alloc(65_536, "a");
+  while (!endless.closed) {
+    endless.written += chunk.byteLength;
+    if (!response.write(chunk)) {
+      await new Promise((resolve) => {
+        response.once("drain", resolve);
+        response.once("close", resolve);
+      });
+    }
+  }
+}
+
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (request.url === "/endless/v1/peer/tool" || request.url === "/endless/v1/peer/info") {
+    await streamForever(response, request.url.endsWith("tool") ? '{"ok":true,"summary":"' : '{"name":"');
+    return;
+  }
   if (request.headers.authorization !== `Bearer ${TOKEN}`) {
     sendJson(response, 401, { ok: false, code: "REMOTE_RELAY_AUTH", error: "Missing or invalid token." });
     return;
@@ -114,4 +143,49 @@ describe("DESIGN §4 peer client over a loopback socket", () => {
     expect((error as RelayError).message).toContain(`127.0.0.1:${closedPort}`);
     expect((error as RelayError).message).toContain("ECONNREFUSED");
   });
+
+  it.each([
+    ["tool", "POST /v1/peer/tool"],
+    ["info", "GET /v1/peer/info"],
+  ] as const)(
+    "DESIGN §7: %s from a peer that streams without end stops at 8 MB, and the connection is closed",
+    async (call, route) => {
+      let read = 0;
+      // The global fetch, with a count of the body bytes the client took from the socket.
+      const counting: typeof globalThis.fetch = async (input, init) => {
+        const response = await globalThis.fetch(input, init);
+        const counter = new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            read += chunk.byteLength;
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(response.body?.pipeThrough(counter) ?? null, {
+          status: response.status,
+          headers: response.headers,
+        });
+      };
+      const client = createPeerClient({
+        url: `http://127.0.0.1:${port}/endless`,
+        token: TOKEN,
+        fetch: counting,
+      });
+      const error = await (call === "tool"
+        ? client.tool(TOOL_REQUEST, { timeoutMs: 10_000 })
+        : client.info()
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RelayError);
+      expect(error).toMatchObject({ code: "REMOTE_RELAY_UNREACHABLE" });
+      expect((error as RelayError).message).toContain(`sent a response over 8 MB to ${route}`);
+      expect(read).toBeGreaterThan(MAX_RESPONSE_BYTES);
+      expect(read).toBeLessThanOrEqual(MAX_RESPONSE_BYTES + 1024 * 1024);
+      // The peer sees the connection closed and stops; what it wrote past what the client read sat
+      // in the two sockets' kernel buffers (tens of MB at most), not in this process.
+      for (let waited = 0; !endless.closed && waited < 5_000; waited += 10) {
+        await pause(10);
+      }
+      expect(endless.closed).toBe(true);
+      expect(endless.written).toBeLessThan(MAX_RESPONSE_BYTES + 48 * 1024 * 1024);
+    },
+  );
 });

@@ -1,11 +1,12 @@
 import { RelayError } from "@oar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createPeerClient, type PeerClient } from "../src/index";
+import { createPeerClient, MAX_RESPONSE_BYTES, type PeerClient } from "../src/index";
 import {
   BASE,
   bytes,
   chunks,
   endlessBody,
+  endlessStream,
   fakePeer,
   HOST,
   hangForever,
@@ -229,6 +230,83 @@ describe("DESIGN §4 peer client: failures", () => {
     expect(error.code).toBe("VALIDATION");
     expect(error.message).toContain("redirect (HTTP 301 to https://elsewhere.example.com/)");
     expect(peer.sent).toHaveLength(1);
+  });
+});
+
+describe("DESIGN §7 a peer's response is read up to 8 MB, no further", () => {
+  const CHUNK = 65_536;
+  const overCap = (route: string) =>
+    `The relay at ${HOST} sent a response over 8 MB to ${route}; this relay stopped reading it.`;
+
+  it("the cap is 8 MB", () => {
+    expect(MAX_RESPONSE_BYTES).toBe(8 * 1024 * 1024);
+  });
+
+  it("tool: a body without end → REMOTE_RELAY_UNREACHABLE saying why; the client read 8 MB and one chunk, then cancelled", async () => {
+    const peer = endlessStream("a", { prefix: '{"ok":true,"relay":"build-box","summary":"' });
+    const { client: c } = client(peer.answer);
+    const error = await failure(tool(c));
+    expect(error.code).toBe("REMOTE_RELAY_UNREACHABLE");
+    expect(error.message).toBe(`${overCap("POST /v1/peer/tool")} The call may have run there.`);
+    expect(error.retryable).toBe(false);
+    expect(error.context).toEqual({ host: HOST, status: 200 });
+    expect(peer.sentBytes()).toBeGreaterThan(MAX_RESPONSE_BYTES);
+    expect(peer.sentBytes()).toBeLessThanOrEqual(MAX_RESPONSE_BYTES + CHUNK);
+    expect(peer.cancelled()).toBe(true);
+  });
+
+  it("info: the same cap, and no retry", async () => {
+    const peer = endlessStream("a", { prefix: '{"name":"' });
+    const { peer: sent, client: c } = client(peer.answer);
+    const error = await failure(c.info());
+    expect(error.code).toBe("REMOTE_RELAY_UNREACHABLE");
+    expect(error.message).toBe(overCap("GET /v1/peer/info"));
+    expect(sent.sent).toHaveLength(1);
+    expect(peer.sentBytes()).toBeLessThanOrEqual(MAX_RESPONSE_BYTES + CHUNK);
+    expect(peer.cancelled()).toBe(true);
+  });
+
+  it("keep-alive spaces count toward it: spaces without end are refused at the cap, not at the deadline", async () => {
+    const peer = endlessStream(" ");
+    const { client: c } = client(peer.answer);
+    const error = await failure(tool(c, { timeoutMs: 3_600_000 }));
+    expect(error.code).toBe("REMOTE_RELAY_UNREACHABLE");
+    expect(peer.sentBytes()).toBeLessThanOrEqual(MAX_RESPONSE_BYTES + CHUNK);
+    expect(peer.cancelled()).toBe(true);
+  });
+
+  it("an error answer without end is capped the same (not a retried 5xx)", async () => {
+    for (const status of [400, 500]) {
+      const peer = endlessStream("a", {
+        status,
+        prefix: '{"ok":false,"code":"REMOTE_RELAY_INTERNAL","error":"',
+      });
+      const { peer: sent, client: c } = client(peer.answer);
+      const error = await failure(c.info());
+      expect(error.code, String(status)).toBe("REMOTE_RELAY_UNREACHABLE");
+      expect(error.context, String(status)).toEqual({ host: HOST, status });
+      expect(sent.sent, String(status)).toHaveLength(1);
+      expect(peer.sentBytes(), String(status)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES + CHUNK);
+    }
+  });
+
+  it("a Content-Length over the cap is refused before a byte is read", async () => {
+    const peer = endlessStream("a", { contentLength: MAX_RESPONSE_BYTES + 1 });
+    const { client: c } = client(peer.answer);
+    const error = await failure(tool(c));
+    expect(error.code).toBe("REMOTE_RELAY_UNREACHABLE");
+    expect(peer.sentBytes()).toBe(0);
+    expect(peer.cancelled()).toBe(true);
+  });
+
+  it("a body of exactly 8 MB is read whole, keep-alive spaces included", async () => {
+    const spaces = " ".repeat(1000);
+    const head = JSON.stringify({ ...TOOL_RESULT, pad: "" });
+    const pad = "x".repeat(MAX_RESPONSE_BYTES - spaces.length - bytes(head).byteLength);
+    const body = `${spaces}${JSON.stringify({ ...TOOL_RESULT, pad })}`;
+    expect(bytes(body).byteLength).toBe(MAX_RESPONSE_BYTES);
+    const { client: c } = client(text(body));
+    await expect(tool(c)).resolves.toEqual({ ...TOOL_RESULT, pad });
   });
 });
 
