@@ -24,6 +24,9 @@ export const LIMITS = {
   branchMaxChars: 255,
   thinkingDisplayMaxChars: 50,
   autoCompactWindowMax: 10_000_000,
+  // Levels of objects and lists in a call or a body (the call itself is level 1): deep enough for
+  // any argument and any provider's settings, shallow enough that nothing recursive can overflow.
+  nestingMax: 32,
   // subscribe (GAP-11/16; R-FEW-*)
   sessionsMax: 100,
   excludeMax: 100,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { RelayEventSchema } from "./events";
+import { storableBody } from "./input/storable-input";
 import { LIMITS } from "./limits";
+import { RelayNameSchema } from "./owner/peers";
 import { IsoDateTimeSchema } from "./time/iso-date-time";
 import { ModeSchema, QuestionStatusSchema } from "./vocabulary";
 
@@ -17,38 +19,43 @@ export type PeerInfo = z.infer<typeof PeerInfoSchema>;
 /**
  * Who is calling through a peer: the hop count and whether the user unlocked the target
  * personally feed the hop rule (R-HOP-01); relay, title and model fill the header line (R-HOP-03).
+ * A paired relay's fields get the bounds an agent's own fields get: they are stored and put in
+ * prompts on this relay.
  */
-export const PeerOriginSchema = z.object({
-  relay: z.string().min(1),
-  session: z.string().min(1),
-  title: z.string(),
-  model: z.string(),
-  hops: z.number().int().min(0).max(LIMITS.hopsMax),
-  userUnlocked: z.boolean(),
-  /**
-   * The calling conversation's own settings, for whatever a create_session omits (R-CRE-03): the
-   * target uses each one it offers and its own default for the rest.
-   */
-  defaults: z
-    .object({
-      provider: z.string().min(1).optional(),
-      model: z.string().min(1).optional(),
-      effort: z.string().min(1).optional(),
-      mode: ModeSchema.optional(),
-    })
-    .optional(),
-  /**
-   * Cards the caller's owner allowed that the target checks itself: update_session of a session
-   * the calling conversation did not start (R-UPD-10/12, once per conversation and relay).
-   */
-  approvals: z.object({ updateOtherSessions: z.boolean().optional() }).optional(),
-  /**
-   * Check the whole call and change nothing: the target answers with `preflight` (what the
-   * caller's approval cards must show) or with the refusal the call would get (R-UPD-13,
-   * R-MDL-01, R-CGRP-05: model, group and folder are checked on the target before any card).
-   */
-  preflight: z.boolean().optional(),
-});
+export const PeerOriginSchema = storableBody(
+  z.object({
+    /** The calling relay's own name, as its RELAY_NAME allows it. */
+    relay: RelayNameSchema,
+    session: z.string().min(1).max(LIMITS.idMaxChars),
+    title: z.string().max(LIMITS.titleMaxChars),
+    model: z.string().max(LIMITS.nameMaxChars),
+    hops: z.number().int().min(0).max(LIMITS.hopsMax),
+    userUnlocked: z.boolean(),
+    /**
+     * The calling conversation's own settings, for whatever a create_session omits (R-CRE-03): the
+     * target uses each one it offers and its own default for the rest.
+     */
+    defaults: z
+      .object({
+        provider: z.string().min(1).max(LIMITS.nameMaxChars).optional(),
+        model: z.string().min(1).max(LIMITS.nameMaxChars).optional(),
+        effort: z.string().min(1).max(LIMITS.effortMaxChars).optional(),
+        mode: ModeSchema.optional(),
+      })
+      .optional(),
+    /**
+     * Cards the caller's owner allowed that the target checks itself: update_session of a session
+     * the calling conversation did not start (R-UPD-10/12, once per conversation and relay).
+     */
+    approvals: z.object({ updateOtherSessions: z.boolean().optional() }).optional(),
+    /**
+     * Check the whole call and change nothing: the target answers with `preflight` (what the
+     * caller's approval cards must show) or with the refusal the call would get (R-UPD-13,
+     * R-MDL-01, R-CGRP-05: model, group and folder are checked on the target before any card).
+     */
+    preflight: z.boolean().optional(),
+  }),
+);
 export type PeerOrigin = z.infer<typeof PeerOriginSchema>;
 
 /**

@@ -12,17 +12,9 @@ import { BASE } from "./support/base-calls";
 
 const STRICT = new Set(["create_session", "update_session"]);
 
-// R-CALL-09 as parseCall applies it: an object counts as empty when its fields (two levels deep) are.
-const isEmpty = (value: unknown, depth = 0): boolean =>
-  value === null ||
-  value === "" ||
-  value === false ||
-  (Array.isArray(value) && value.length === 0) ||
-  (typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    depth < 2 &&
-    Object.values(value).every((field) => isEmpty(field, depth + 1)));
+// R-CALL-09 as the spec states it: exactly null, "", false and [] are empty; an object never is.
+const isEmpty = (value: unknown): boolean =>
+  value === null || value === "" || value === false || (Array.isArray(value) && value.length === 0);
 
 function wellFormed(result: ParsedCall): void {
   expect(() => JSON.stringify(result)).not.toThrow();
@@ -123,18 +115,26 @@ describe("parseCall never throws (R-CALL-02, R-CALL-04)", () => {
 });
 
 describe("inputs no JSON parser produces", () => {
-  it("R-CALL-04: a cyclic or very deep value is refused or ignored, without INTERNAL", () => {
+  it("R-CALL-04: a cyclic value is ignored like any unknown argument, without INTERNAL", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
+    const ignoredOnly = parseCall({ action: "list_relays", cyclic });
+    expect(ignoredOnly).toEqual({ ok: true, call: { action: "list_relays" }, ignored: ["cyclic"] });
+    const refused = parseCall({ action: "subscribe", sessions: ["all"], quiet_hours: cyclic });
+    wellFormed(refused);
+    expect(!refused.ok && refused.envelope.code).toBe("REMOTE_RELAY_INVALID_INPUT");
+  });
+
+  it("R-CALL-04: a value nested 10,000 deep is refused by its depth, without exhausting the stack", () => {
     let deep: unknown = { leaf: "x" };
     for (let level = 0; level < 10_000; level += 1) {
       deep = { next: deep };
     }
-    const ignoredOnly = parseCall({ action: "list_relays", cyclic, deep });
-    expect(ignoredOnly).toEqual({ ok: true, call: { action: "list_relays" }, ignored: ["cyclic", "deep"] });
-    const refused = parseCall({ action: "subscribe", sessions: ["all"], quiet_hours: cyclic });
-    wellFormed(refused);
-    expect(!refused.ok && refused.envelope.code).toBe("REMOTE_RELAY_INVALID_INPUT");
+    const result = parseCall({ action: "list_relays", deep });
+    wellFormed(result);
+    expect(!result.ok && result.envelope.error).toBe(
+      `deep: is nested more than ${LIMITS.nestingMax} levels deep; the relay reads at most ${LIMITS.nestingMax} levels of objects and lists`,
+    );
   });
 
   it("a getter that throws gives REMOTE_RELAY_INVALID_INPUT instead of an exception", () => {

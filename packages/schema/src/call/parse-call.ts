@@ -3,9 +3,10 @@ import { ACTIONS, type Action } from "../actions/action-names";
 import { actionArgumentNames, type RelayToolCall, RelayToolCallSchema } from "../actions/registry";
 import { errorEnvelope } from "../envelope/builders";
 import type { ErrorEnvelope } from "../envelope/envelopes";
+import { findInputFlaw } from "../input/storable-input";
 import { describeKind, describeValue } from "./describe-value";
-import { isPlainRecord, presentArguments } from "./empty";
-import { formatIssue } from "./format-issue";
+import { isPlainRecord, presentArguments, withEmptyPartsDropped } from "./empty";
+import { fieldName, formatIssue } from "./format-issue";
 import { ignoredNames, isStrictAction, unknownArgumentsMessage } from "./unknown-arguments";
 
 export type ParsedCall =
@@ -61,6 +62,11 @@ function parse(input: unknown): ParsedCall {
       `relay_tool takes a JSON object with an action (got ${describeKind(input)}). Actions: ${ACTION_LIST}.`,
     );
   }
+  // Before anything else reads it: a NUL or an absurd depth is refused whatever argument holds it.
+  const flaw = findInputFlaw(input);
+  if (flaw) {
+    return invalid(`${fieldName(flaw.path)}: ${flaw.reason}`);
+  }
   const present = presentArguments(input);
   const action = present.find(([key]) => key === "action")?.[1];
   if (action === undefined) {
@@ -71,13 +77,14 @@ function parse(input: unknown): ParsedCall {
   }
 
   const known = new Set(actionArgumentNames(action));
-  const unknown = present.map(([key]) => key).filter((key) => key !== "action" && !known.has(key));
+  const args = withEmptyPartsDropped(present, known);
+  const unknown = args.map(([key]) => key).filter((key) => key !== "action" && !known.has(key));
   if (unknown.length > 0 && isStrictAction(action)) {
     return invalid(unknownArgumentsMessage(action, unknown));
   }
   const ignored = ignoredNames(unknown);
 
-  const candidate = Object.fromEntries(present.filter(([key]) => key === "action" || known.has(key)));
+  const candidate = Object.fromEntries(args.filter(([key]) => key === "action" || known.has(key)));
   const parsed = RelayToolCallSchema.safeParse(candidate, {
     reportInput: true,
     error: (issue) => formatIssue(issue),

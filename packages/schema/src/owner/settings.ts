@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableBody } from "../input/storable-input";
 import { LIMITS } from "../limits";
 import { hasAnyField } from "./at-least-one";
 
@@ -38,17 +39,19 @@ export const OwnerSettingsSchema = z.object({
 export type OwnerSettings = z.infer<typeof OwnerSettingsSchema>;
 
 /** PATCH /v1/owner/settings: any subset, nothing else. */
-export const OwnerSettingsPatchSchema = z
-  .strictObject({
-    agentSessions: z
-      .strictObject({ enabled: z.boolean().optional(), longestWaitSeconds: longestWaitSeconds.optional() })
-      .refine(hasAnyField, { error: "agentSessions names no field to change." })
-      .optional(),
-    acceptPromptsFromOtherRelays: z.boolean().optional(),
-    quietAfterMinutes: quietAfterMinutes.optional(),
-    maxTurnSeconds: maxTurnSeconds.optional(),
-    providers: providers.optional(),
-    allowedRoots: z.never({ error: ALLOWED_ROOTS_READ_ONLY }).optional(),
-  })
-  .refine(hasAnyField, { error: "The body names no setting to change." });
+export const OwnerSettingsPatchSchema = storableBody(
+  z
+    .strictObject({
+      agentSessions: z
+        .strictObject({ enabled: z.boolean().optional(), longestWaitSeconds: longestWaitSeconds.optional() })
+        .refine(hasAnyField, { error: "agentSessions names no field to change." })
+        .optional(),
+      acceptPromptsFromOtherRelays: z.boolean().optional(),
+      quietAfterMinutes: quietAfterMinutes.optional(),
+      maxTurnSeconds: maxTurnSeconds.optional(),
+      providers: providers.optional(),
+      allowedRoots: z.never({ error: ALLOWED_ROOTS_READ_ONLY }).optional(),
+    })
+    .refine(hasAnyField, { error: "The body names no setting to change." }),
+);
 export type OwnerSettingsPatch = z.infer<typeof OwnerSettingsPatchSchema>;
