@@ -5,6 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import { errorResponse, handleError } from "./errors";
 import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
 import { agentAuth, ownerAuth, peerAuth } from "./middleware/bearer-auth";
+import { refuseNulInUrl } from "./middleware/refuse-nul-in-url";
 import { relayRequestId } from "./middleware/request-id";
 import { agentToolRoutes } from "./routes/agent-tool";
 import { mcpRoutes } from "./routes/mcp";
@@ -61,6 +62,7 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
         errorResponse(c, "REMOTE_RELAY_INVALID_INPUT", `The request body is over ${MAX_BODY_BYTES} bytes.`),
     }),
   );
+  app.use(refuseNulInUrl());
 
   const agent = agentAuth({ tokens: surfaces.tokens });
   app.use("/mcp", agent);
