@@ -5,6 +5,7 @@ import { openStorage, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
 import { type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
+import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
@@ -61,6 +62,8 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     logger,
     relay: { name: config.name, version: RELAY_VERSION, platform: `${process.platform}-${process.arch}` },
     approvalCards: overrides.approvalCards ?? true,
+    allowedRoots: config.allowedRoots,
+    folders: createFolderResolver(),
     peerLink: createPeerLink(overrides.peerFetch === undefined ? {} : { fetch: overrides.peerFetch }),
   });
   try {

@@ -1,6 +1,15 @@
-import { hostname } from "node:os";
+import { homedir, hostname } from "node:os";
 import { RelayError } from "@oar/core";
 import { z } from "zod";
+
+// One entry of RELAY_ALLOWED_ROOTS: a relative root would depend on where the relay happens to run.
+const allowedRoot = z.string().check((ctx) => {
+  if (ctx.value === "") {
+    ctx.issues.push({ code: "custom", input: ctx.value, message: "an empty entry (':' at an end, or '::')" });
+  } else if (!ctx.value.startsWith("/")) {
+    ctx.issues.push({ code: "custom", input: ctx.value, message: `"${ctx.value}" is not an absolute path` });
+  }
+});
 
 /** The only place that reads the environment: everything else receives a RelayConfig. */
 export const RelayConfigSchema = z.object({
@@ -17,6 +26,8 @@ export const RelayConfigSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// URL")
     .optional(),
+  /** Folders sessions may use, each absolute; the first is the default folder of new sessions (DESIGN §7). */
+  allowedRoots: z.array(allowedRoot).min(1),
 });
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
@@ -28,6 +39,7 @@ const ENV_NAMES: Record<keyof RelayConfig, string> = {
   ownerToken: "RELAY_OWNER_TOKEN",
   dataDir: "RELAY_DATA_DIR",
   databaseUrl: "DATABASE_URL",
+  allowedRoots: "RELAY_ALLOWED_ROOTS",
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -44,6 +56,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     ownerToken: read("ownerToken"),
     dataDir: read("dataDir"),
     databaseUrl: read("databaseUrl"),
+    // Separated by ':' like PATH.
+    allowedRoots: read("allowedRoots")?.split(":") ?? defaultAllowedRoots(),
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -62,6 +76,11 @@ export function storageTarget(config: RelayConfig): StorageTarget {
   return config.databaseUrl
     ? { driver: "postgres", url: config.databaseUrl }
     : { driver: "pglite", dataDir: config.dataDir };
+}
+
+/** Where the relay starts, then the user's home, as DESIGN §4 says; the same folder once. */
+function defaultAllowedRoots(): string[] {
+  return [...new Set([process.cwd(), homedir()])];
 }
 
 function defaultRelayName(): string {

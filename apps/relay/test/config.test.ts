@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { loadConfig, storageTarget } from "../src/config";
 
@@ -17,6 +18,7 @@ describe("relay configuration (DESIGN §4 start)", () => {
       RELAY_OWNER_TOKEN: "owner-token-0123456789",
       RELAY_DATA_DIR: "/var/lib/oar",
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
+      RELAY_ALLOWED_ROOTS: "/srv/work:/home/dev/projects",
     });
     expect(config).toEqual({
       host: "0.0.0.0",
@@ -25,6 +27,7 @@ describe("relay configuration (DESIGN §4 start)", () => {
       ownerToken: "owner-token-0123456789",
       dataDir: "/var/lib/oar",
       databaseUrl: "postgres://postgres@127.0.0.1:5432/test",
+      allowedRoots: ["/srv/work", "/home/dev/projects"],
     });
     expect(storageTarget(config)).toEqual({
       driver: "postgres",
@@ -56,5 +59,33 @@ describe("relay configuration (DESIGN §4 start)", () => {
     expect(loadConfig({ RELAY_PORT: "0" }).port).toBe(0);
     expect(loadConfig({ RELAY_PORT: "65535" }).port).toBe(65_535);
     expect(() => loadConfig({ RELAY_PORT: "65536" })).toThrowError(/RELAY_PORT/);
+  });
+});
+
+describe("RELAY_ALLOWED_ROOTS (DESIGN §4, §7)", () => {
+  it("defaults to the directory the relay starts in, then the user's home", () => {
+    const roots = loadConfig({}).allowedRoots;
+    expect(roots[0]).toBe(process.cwd());
+    expect(roots).toEqual([...new Set([process.cwd(), homedir()])]);
+    expect(loadConfig({ RELAY_ALLOWED_ROOTS: " " }).allowedRoots).toEqual(roots);
+  });
+
+  it("is a list separated by ':' like PATH, in its order (the first is the default folder)", () => {
+    expect(loadConfig({ RELAY_ALLOWED_ROOTS: "/srv/app" }).allowedRoots).toEqual(["/srv/app"]);
+    expect(loadConfig({ RELAY_ALLOWED_ROOTS: "/b:/a:/c d" }).allowedRoots).toEqual(["/b", "/a", "/c d"]);
+  });
+
+  it("refuses a relative or empty entry, naming RELAY_ALLOWED_ROOTS", () => {
+    expect(() => loadConfig({ RELAY_ALLOWED_ROOTS: "/srv:work" })).toThrowError(
+      /RELAY_ALLOWED_ROOTS: "work" is not an absolute path/,
+    );
+    expect(() => loadConfig({ RELAY_ALLOWED_ROOTS: "./here" })).toThrowError(
+      /RELAY_ALLOWED_ROOTS: ".\/here" is not an absolute path/,
+    );
+    for (const value of ["/srv::/home", "/srv:", ":/srv"]) {
+      expect(() => loadConfig({ RELAY_ALLOWED_ROOTS: value }), value).toThrowError(
+        /RELAY_ALLOWED_ROOTS: an empty entry/,
+      );
+    }
   });
 });
