@@ -1,5 +1,5 @@
 import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClock } from "@oar/core";
-import { createEngine, type Engine, type EngineStores, type Provider } from "@oar/engine";
+import { createEngine, type Engine, type Provider } from "@oar/engine";
 import { createExternalProvider, createScriptProvider } from "@oar/providers";
 import { openStorage, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
@@ -9,7 +9,6 @@ import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
-import { cachingTokenStore } from "./token-cache";
 import { RELAY_VERSION } from "./version";
 
 export interface RelayServices {
@@ -51,11 +50,8 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;
-  const { sessions, groups, settings, questions, cards, unlocks, loopCounters, peers } = storage.stores;
-  const tokens = cachingTokenStore(storage.stores.tokens, { clock });
-  const stores: EngineStores = { sessions, groups, settings, questions, cards, unlocks, loopCounters, peers };
   const engine = createEngine({
-    stores,
+    stores: storage.stores,
     providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
     clock,
     ids,
@@ -88,7 +84,6 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     { name: config.name, version: RELAY_VERSION },
     {
       engine,
-      tokens,
       ownerToken: owner.token,
       ids,
       clock,

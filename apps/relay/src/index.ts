@@ -1,4 +1,3 @@
-export { hashToken, issueAgentToken } from "./agent-tokens";
 export { createRelay, type Relay, type RelayOverrides, type RelayServices } from "./compose";
 export { loadConfig, type RelayConfig, RelayConfigSchema, type StorageTarget, storageTarget } from "./config";
 export { type AppInfo, type AppSurfaces, newApp } from "./http/app";

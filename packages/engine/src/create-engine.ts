@@ -9,6 +9,8 @@ import { rememberingMentions } from "./peers/unlock-cache";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { readSettings } from "./settings";
 import { cachingSettingsStore } from "./settings-cache";
+import { cachingTokenStore } from "./tokens/token-cache";
+import { authenticate, bindInvite } from "./tokens/token-verbs";
 
 /**
  * The action engine over the given stores and providers: relay_tool calls (`execute`), the
@@ -16,6 +18,7 @@ import { cachingSettingsStore } from "./settings-cache";
  * `start()` once the stores are open (it recovers after a restart) and `close()` before closing them.
  */
 export function createEngine(given: EngineDeps): Engine {
+  const tokens = cachingTokenStore(given.stores.tokens, { clock: given.clock });
   const deps: EngineDeps = {
     ...given,
     stores: {
@@ -23,6 +26,7 @@ export function createEngine(given: EngineDeps): Engine {
       settings: cachingSettingsStore(given.stores.settings, { clock: given.clock }),
       peers: cachingPeerStore(given.stores.peers, { clock: given.clock }),
       unlocks: rememberingMentions(given.stores.unlocks),
+      tokens,
     },
   };
   const settings = () => readSettings(deps.stores.settings);
@@ -37,11 +41,13 @@ export function createEngine(given: EngineDeps): Engine {
     callTool: (sessionId, input) => engine.execute(sessionId, input),
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
   });
-  const live = createEngineLive();
+  const live = createEngineLive({ clock: deps.clock, forgetTokens: () => tokens.forgetAll() });
   const parts = { deps, runtime, live };
   const engine: Engine = {
     execute: (callerSessionId, input, options) => executeCall(parts, callerSessionId, input, options),
     executeFromPeer: (origin, input, options) => executeFromPeer(parts, origin, input, options),
+    authenticate: (kind, token) => authenticate(deps, kind, token),
+    bindInvite: (invite, relay) => bindInvite(deps, invite, relay),
     isToolEnabled: async () =>
       relayToolOffered({
         agentSessionsEnabled: (await settings()).agentSessions.enabled,

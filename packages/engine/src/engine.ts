@@ -14,6 +14,7 @@ import type {
 } from "@oar/schema";
 import type { FolderResolver } from "./ports/folder-resolver";
 import type { GroupListItem, GroupRecord, GroupStore } from "./ports/group-store";
+import type { LeaseStore } from "./ports/lease-store";
 import type { PeerLink } from "./ports/peer-link";
 import type { PeerStore } from "./ports/peer-store";
 import type { Provider } from "./ports/provider";
@@ -26,7 +27,9 @@ import type {
   TurnRecord,
 } from "./ports/session-store";
 import type { SettingsStore } from "./ports/settings-store";
+import type { TokenRecord, TokenStore } from "./ports/token-store";
 import type { PendingQuestionView } from "./runtime/session-runtime";
+import type { TokenSecrets } from "./tokens/token-secrets";
 
 /** The stores the action engine works on (implemented by @oar/storage, or by memory stores in tests). */
 export interface EngineStores {
@@ -42,6 +45,17 @@ export interface EngineStores {
   readonly loopCounters: LoopCounterStore;
   /** Paired relays (DESIGN §4 pairing). */
   readonly peers: PeerStore;
+  /** Agent tokens and invites, as hashes (DESIGN §7). */
+  readonly tokens: TokenStore;
+  /** Each relay process's lease on the turns it runs (DESIGN §9). */
+  readonly leases: LeaseStore;
+  /**
+   * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
+   * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores
+   * `work` is given: on the embedded database's single connection any other query would wait
+   * for the transaction to end. A transaction started inside one joins it.
+   */
+  transaction<T>(work: (stores: EngineStores) => Promise<T>): Promise<T>;
 }
 
 export interface RelayIdentity {
@@ -66,10 +80,12 @@ export interface EngineDeps {
   readonly openUrl?: (sessionId: string) => string;
   /**
    * Approval cards (DESIGN GAP-04) gate the calls on this relay: first create_session, writes in
-   * ask/plan, update_session of another session, anti-loop. apps/relay turns it on; off (the
-   * default, for tests of other things), update_session of another session is refused as before.
+   * ask/plan, update_session of another session, anti-loop. On unless set to false (tests of
+   * other things); off, update_session of another session is refused instead.
    */
   readonly approvalCards?: boolean;
+  /** How tokens are made and hashed; default the platform's Web Crypto. */
+  readonly secrets?: TokenSecrets;
   /** The network to paired relays; absent, every paired relay is unreachable (and says so). */
   readonly peerLink?: PeerLink;
 }
@@ -82,11 +98,6 @@ export interface ExecuteOptions {
   readonly toolName?: "relay_tool" | "remote_relay";
   /** Aborted when the client goes away: long waits end early. */
   readonly signal?: AbortSignal;
-  /**
-   * The caller was authenticated by a live agent token (tokens of deleted sessions are revoked),
-   * so the engine need not read its row unless the action uses it.
-   */
-  readonly callerVerified?: boolean;
 }
 
 /** A session as the owner API shows it: the row, its badges, and what runs in it. */
@@ -102,6 +113,13 @@ export interface OwnerSessionDetail extends OwnerSessionView {
   readonly inFlight: { readonly turnId: string; readonly text: string } | null;
   readonly pendingQuestions: readonly PendingQuestionView[];
   readonly tasks: readonly unknown[];
+}
+
+/** An invite as the owner sees it: never the token again, only which relay it belongs to (`null`: unused). */
+export interface OwnerInvite {
+  readonly id: string;
+  readonly relay: string | null;
+  readonly createdAt: number;
 }
 
 /** A pairing as the owner sees it; `online` and `version` are what it said when last asked. */
@@ -160,7 +178,10 @@ export interface OwnerApi {
   ): Promise<{ readonly message: MessageRecord; readonly turn: TurnRecord | null }>;
   archiveSession(id: string): Promise<SessionRecord>;
   killSession(id: string): Promise<void>;
+  /** Deletes the session and revokes its agent tokens, in one change. */
   deleteSession(id: string): Promise<void>;
+  /** A new agent token of the session; the token is shown this once. */
+  issueAgentToken(sessionId: string): Promise<string>;
   getSettings(): Promise<OwnerSettings>;
   patchSettings(patch: OwnerSettingsPatch): Promise<OwnerSettings>;
   listGroups(): Promise<GroupListItem[]>;
@@ -177,6 +198,10 @@ export interface OwnerApi {
    */
   createPeer(body: OwnerCreatePeerBody): Promise<OwnerPeerView>;
   listPeers(): Promise<OwnerPeerView[]>;
+  /** A new invite another relay pairs with (DESIGN §4); the token is shown this once. */
+  issueInvite(): Promise<string>;
+  listInvites(): Promise<OwnerInvite[]>;
+  revokeInvite(id: string): Promise<void>;
   patchPeer(name: string, body: OwnerPatchPeerBody): Promise<OwnerPeerView>;
   removePeer(name: string): Promise<void>;
 }
@@ -190,6 +215,14 @@ export interface Engine {
    * (R-HOP-01), who started a session (R-UPD-12) — and gives the prompts the remote header (R-HOP-03).
    */
   executeFromPeer(origin: PeerOrigin, input: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /**
+   * The live token of `kind` a bearer is, or null (DESIGN §7: the kinds are never
+   * interchangeable). A token revoked through this engine is refused at once, one revoked by
+   * another relay process within a second.
+   */
+  authenticate(kind: "agent" | "invite", token: string): Promise<TokenRecord | null>;
+  /** Binds an unused invite to the relay calling with it; an invite bound to another relay → REMOTE_RELAY_AUTH. */
+  bindInvite(invite: TokenRecord, relay: string): Promise<void>;
   /** Whether relay_tool is offered to this session (DESIGN GAP-02); `tools/list` follows it. */
   isToolEnabled(sessionId: string): Promise<boolean>;
   readonly owner: OwnerApi;

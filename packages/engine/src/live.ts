@@ -1,6 +1,13 @@
+import { type Clock, createTtlCache, type TtlCache } from "@oar/core";
 import type { PeerStatusCache } from "./peers/peer-status";
 import { createPeerStatusCache } from "./peers/peer-status";
 import { createWakeups, type Wakeups } from "./wakeups";
+
+/**
+ * How long a session deleted by another relay process may still act as a caller here
+ * (DESIGN §9); a deletion through this engine takes effect at once.
+ */
+export const LIVE_CALLER_CACHE_MS = 1_000;
 
 /** What one engine keeps in memory besides its stores: wake-ups and short-lived caches, never state to lose. */
 export interface EngineLive {
@@ -8,8 +15,24 @@ export interface EngineLive {
   readonly cardAnswers: Wakeups;
   /** What each paired relay said when last asked, so list_relays does not ask on every call. */
   readonly peerStatus: PeerStatusCache;
+  /** Calling sessions found live lately, so a read costs no query for its caller (DESIGN §7). */
+  readonly liveCallers: TtlCache<string, boolean>;
+  /** Forgets the tokens remembered as live: called after a transaction revoked some. */
+  readonly forgetTokens: () => void;
 }
 
-export function createEngineLive(): EngineLive {
-  return { cardAnswers: createWakeups(), peerStatus: createPeerStatusCache() };
+export function createEngineLive(options: {
+  readonly clock: Clock;
+  readonly forgetTokens?: () => void;
+}): EngineLive {
+  return {
+    cardAnswers: createWakeups(),
+    peerStatus: createPeerStatusCache(),
+    liveCallers: createTtlCache({
+      clock: options.clock,
+      ttlMs: LIVE_CALLER_CACHE_MS,
+      keep: (live) => live,
+    }),
+    forgetTokens: options.forgetTokens ?? (() => {}),
+  };
 }

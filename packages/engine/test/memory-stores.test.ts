@@ -1,10 +1,12 @@
 import {
+  createMemoryEngineStores,
   createMemoryLeaseStore,
   createMemoryPeerStore,
   createMemoryQuestionStore,
   createMemorySessionStores,
   createMemorySettingsStore,
   createMemoryTokenStore,
+  runAtomicChangesContract,
   runGroupStoreContract,
   runLeaseStoreContract,
   runPeerStoreContract,
@@ -30,3 +32,4 @@ runQuestionStoreContract(async () => ({
   sessions: createMemorySessionStores().sessions,
   cleanup,
 }));
+runAtomicChangesContract(async () => ({ store: createMemoryEngineStores(), cleanup }));

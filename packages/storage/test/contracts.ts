@@ -1,4 +1,5 @@
 import {
+  runAtomicChangesContract,
   runGroupStoreContract,
   runLeaseStoreContract,
   runPeerStoreContract,
@@ -40,5 +41,6 @@ export function describeStoreContracts(database: TestDatabase): void {
     runCardStoreContract(fixture((stores) => stores.cards));
     runUnlockStoreContract(fixture((stores) => stores.unlocks));
     runLoopCounterStoreContract(fixture((stores) => stores.loopCounters));
+    runAtomicChangesContract(fixture((stores) => stores));
   });
 }

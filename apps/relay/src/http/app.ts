@@ -1,5 +1,5 @@
 import { type Clock, type IdGenerator, type Logger, silentLogger } from "@oar/core";
-import type { Engine, TokenStore } from "@oar/engine";
+import type { Engine } from "@oar/engine";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { errorResponse, handleError } from "./errors";
@@ -24,7 +24,6 @@ export interface AppInfo {
 /** What the agent and owner surfaces run on. */
 export interface AppSurfaces {
   readonly engine: Engine;
-  readonly tokens: TokenStore;
   readonly ownerToken: string;
   readonly ids: IdGenerator;
   readonly clock: Clock;
@@ -64,7 +63,7 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   );
   app.use(refuseNulInUrl());
 
-  const agent = agentAuth({ tokens: surfaces.tokens });
+  const agent = agentAuth({ engine });
   app.use("/mcp", agent);
   app.use("/v1/tool", agent);
   app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));
@@ -72,13 +71,13 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
 
   // Inbox and /events mount here with their issues; until then they are unknown routes.
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
-  app.route("/v1/owner/sessions", ownerSessionRoutes({ engine, tokens: surfaces.tokens, ids, clock }));
+  app.route("/v1/owner/sessions", ownerSessionRoutes(engine));
   app.route("/v1/owner/settings", ownerSettingsRoutes(engine));
   app.route("/v1/owner/groups", ownerGroupRoutes(engine));
   app.route("/v1/owner/cards", ownerCardRoutes(engine));
-  app.route("/v1/owner/peers", ownerPeerRoutes({ engine, tokens: surfaces.tokens, ids, clock }));
+  app.route("/v1/owner/peers", ownerPeerRoutes(engine));
 
-  app.use("/v1/peer/*", peerAuth({ tokens: surfaces.tokens }));
-  app.route("/v1/peer", peerRoutes({ engine, tokens: surfaces.tokens, info, clock, logger, keepAliveMs }));
+  app.use("/v1/peer/*", peerAuth({ engine }));
+  app.route("/v1/peer", peerRoutes({ engine, info, clock, logger, keepAliveMs }));
   return app;
 }

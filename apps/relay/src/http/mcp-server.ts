@@ -46,8 +46,6 @@ export function createRelayMcpServer(options: {
     const result = await engine.execute(sessionId, request.params.arguments ?? {}, {
       toolName: name,
       signal: extra.signal,
-      // The bearer was a live agent token of this session (agentAuth).
-      callerVerified: true,
     });
     return {
       structuredContent: result,

@@ -150,7 +150,7 @@ export async function localGate(
   if (!isWrite({ action: call.action, forOtherSession: other })) {
     return;
   }
-  if (ctx.deps.approvalCards !== true) {
+  if (ctx.deps.approvalCards === false) {
     const { target } = facts;
     if (call.action === "update_session" && target !== undefined && !target.startedByCaller) {
       refuse(
@@ -184,8 +184,15 @@ export async function localGate(
   );
 }
 
-/** After a prompt to another agent ran, the anti-loop guard counts it (GAP-04 (f)). */
+/**
+ * The anti-loop guard counts a prompt this relay's conversation sent to another agent (GAP-04
+ * (f)), with the prompt's own change where it is one of this relay's.
+ */
 export async function countPrompt(ctx: ActionContext, call: RelayToolCall): Promise<void> {
+  // Another relay's agent is counted on its own relay, where its owner writes.
+  if (ctx.peer) {
+    return;
+  }
   if (countsAsPromptToAgent({ action: call.action, forOtherSession: forOtherSession(ctx, call) })) {
     await ctx.deps.stores.loopCounters.incrementLoopCounter(ctx.callerId);
   }

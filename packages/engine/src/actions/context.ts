@@ -84,6 +84,18 @@ export interface CallerContext extends ActionContext {
   readonly caller: CallerProfile;
 }
 
+/**
+ * Runs `work` with the context's stores bound to one transaction: the call's writes land
+ * together or not at all (DESIGN §7). `work` must read and write through the context it is
+ * given, and leave what runs after commit (a queue's kick, a wait) to the caller.
+ */
+export function changeAtomically<C extends ActionContext, T>(
+  ctx: C,
+  work: (tx: C) => Promise<T>,
+): Promise<T> {
+  return ctx.deps.stores.transaction((stores) => work({ ...ctx, deps: { ...ctx.deps, stores } }));
+}
+
 export async function withCaller(ctx: ActionContext): Promise<CallerContext> {
   return { ...ctx, caller: await ctx.loadCaller() };
 }

@@ -3,7 +3,8 @@ import { openToSender, promptText } from "../peers/sender";
 import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
-import type { ActionSuccess, CallerContext } from "./context";
+import { countPrompt } from "./approvals";
+import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
 import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
 import { checkEffort, checkModel } from "./model-check";
@@ -161,7 +162,7 @@ async function placeInGroup(
     at,
   });
   if (!placed.ok) {
-    await ctx.deps.stores.sessions.deleteSession({ id: session.id, at });
+    // Thrown inside the call's transaction: the session just created goes with it.
     return refuseUnknownGroup(ctx.deps, group.name ?? group.id, NO_SESSION_CREATED);
   }
   return { group: await groupNamer(ctx.deps).ref({ ...session, group: { id: group.id, role: "member" } }) };
@@ -195,37 +196,43 @@ export async function createSession(
       : { details: { group: { id: requestedGroup.id, name: requestedGroup.name } } }),
   });
 
-  const session = await deps.stores.sessions.createSession({
-    id: deps.ids.next("session"),
-    title,
-    provider: provider.id,
-    model,
-    effort,
-    mode,
-    cwd,
-    repo: call.repo ?? null,
-    branch: call.branch ?? null,
-    createdBy: ctx.from,
-    // R-UI-03: the `via agent · "title"` badge names the starting conversation.
-    viaAgent: caller.title,
-    createdAt: deps.clock.now(),
-  });
-  // R-CGRP-02: a session another relay's agent starts here goes into no group unless it named one.
-  const placement =
-    requestedGroup !== null
-      ? await placeInGroup(ctx, session, requestedGroup)
-      : ctx.peer
-        ? { group: null }
-        : await placeWithCaller(ctx, session);
-
   const provenance = await callerProvenance(ctx);
-  const { turn } = await ctx.runtime.enqueuePrompt({
-    sessionId: session.id,
-    text: promptText(ctx, call.text),
-    origin: { kind: "agent", provenance, mode },
-    provenance,
+  // The session, its group, its first prompt, the sender's unlock and the anti-loop count are one
+  // change: a call that fails anywhere leaves no session behind.
+  const { session, placement, turn } = await changeAtomically(ctx, async (tx) => {
+    const session = await tx.deps.stores.sessions.createSession({
+      id: deps.ids.next("session"),
+      title,
+      provider: provider.id,
+      model,
+      effort,
+      mode,
+      cwd,
+      repo: call.repo ?? null,
+      branch: call.branch ?? null,
+      createdBy: tx.from,
+      // R-UI-03: the `via agent · "title"` badge names the starting conversation.
+      viaAgent: caller.title,
+      createdAt: deps.clock.now(),
+    });
+    // R-CGRP-02: a session another relay's agent starts here goes into no group unless it named one.
+    const placement =
+      requestedGroup !== null
+        ? await placeInGroup(tx, session, requestedGroup)
+        : tx.peer
+          ? { group: null }
+          : await placeWithCaller(tx, session);
+    const { turn } = await tx.runtime.queuePrompt(tx.deps.stores, {
+      sessionId: session.id,
+      text: promptText(tx, call.text),
+      origin: { kind: "agent", provenance, mode },
+      provenance,
+    });
+    await openToSender(tx, session.id);
+    await countPrompt(tx, call);
+    return { session, placement, turn };
   });
-  await openToSender(ctx, session.id);
+  ctx.runtime.kick(session.id);
   const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
   const noGroup = placement.warning === undefined ? "" : ` (no group: ${placement.warning})`;
   return {

@@ -9,7 +9,7 @@ import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings";
 import { answerQuestion } from "./answer-question";
-import { countPrompt, forOtherSession, localGate } from "./approvals";
+import { forOtherSession, localGate } from "./approvals";
 import { archive } from "./archive";
 import { type ActionContext, type ActionSuccess, callerProfileOf, withCaller } from "./context";
 import { createSession } from "./create-session";
@@ -184,9 +184,9 @@ async function runLocalCall(
   const { call } = request;
   const settings = await readSettings(deps.stores.settings);
   const { ctx, loadSession } = localContext(parts, request.callerSessionId, settings, request.options.signal);
-  if (request.options.callerVerified !== true) {
-    await loadSession();
-  }
+  // A deleted or unknown caller gets nothing, reads included (DESIGN §7). A caller found live is
+  // remembered for a second, so that a read costs no query for it.
+  await parts.live.liveCallers.get(request.callerSessionId, () => loadSession().then(() => true));
   if (call.action === "list_relays") {
     return { kind: "success", success: await listRelays(ctx) };
   }
@@ -203,11 +203,7 @@ async function runLocalCall(
       acceptsPromptsFromOtherRelays: true,
     }),
   );
-  const success = await runOnThisRelay(ctx, call);
-  if (deps.approvalCards === true) {
-    await countPrompt(ctx, call);
-  }
-  return { kind: "success", success };
+  return { kind: "success", success: await runOnThisRelay(ctx, call) };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { CallOf } from "@oar/schema";
 import { openToSender, promptText } from "../peers/sender";
 import type { SessionPatch } from "../ports/session-store";
-import type { ActionSuccess, CallerContext } from "./context";
+import { countPrompt } from "./approvals";
+import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
 import { gated } from "./gated";
 import { checkEffort, checkModel } from "./model-check";
 import { providerOfSession, refuseDrivenFromOutside } from "./providers";
@@ -54,18 +55,24 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
   if (mode !== target.mode) {
     patch.mode = mode;
   }
-  if (Object.keys(patch).length > 0) {
-    await ctx.deps.stores.sessions.updateSession(target.id, patch);
-  }
 
   const provenance = await callerProvenance(ctx);
-  const { turn } = await ctx.runtime.enqueuePrompt({
-    sessionId: target.id,
-    text: promptText(ctx, call.text),
-    origin: { kind: "agent", provenance, mode },
-    provenance,
+  // The new settings, the prompt, the sender's unlock and the anti-loop count are one change.
+  const turn = await changeAtomically(ctx, async (tx) => {
+    if (Object.keys(patch).length > 0) {
+      await tx.deps.stores.sessions.updateSession(target.id, patch);
+    }
+    const queued = await tx.runtime.queuePrompt(tx.deps.stores, {
+      sessionId: target.id,
+      text: promptText(tx, call.text),
+      origin: { kind: "agent", provenance, mode },
+      provenance,
+    });
+    await openToSender(tx, target.id);
+    await countPrompt(tx, call);
+    return queued.turn;
   });
-  await openToSender(ctx, target.id);
+  ctx.runtime.kick(target.id);
   const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
   return {
     session: target.id,

@@ -11,7 +11,7 @@ import type { GroupRecord } from "../ports/group-store";
 import type { JsonObject, JsonValue } from "../ports/json";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionPatch, SessionRecord } from "../ports/session-store";
-import type { ActionContext, ActionSuccess } from "./context";
+import { type ActionContext, type ActionSuccess, changeAtomically } from "./context";
 import { checkFolder } from "./folders";
 import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup } from "./groups";
 import { checkEffort, checkModel } from "./model-check";
@@ -261,15 +261,17 @@ export async function updateSession(
     details: { changes: cardChanges(call, changed, cwd, groupPlan) },
   });
 
-  // The group goes first: it is the only step that can still be refused (a group dissolved
-  // meanwhile), so a refusal leaves the session as it was.
-  const { groupCreated } = groupPlan === null ? {} : await applyGroup(ctx, target, groupPlan);
-  const { sessions } = ctx.deps.stores;
-  // Read back either way: the group move changed the row too.
-  const updated =
-    Object.keys(patch).length > 0
-      ? await sessions.updateSession(target.id, patch)
-      : await sessions.getSession(target.id);
+  // The group and the settings are one change: a group dissolved meanwhile refuses the whole call.
+  const { groupCreated, updated } = await changeAtomically(ctx, async (tx) => {
+    const { groupCreated } = groupPlan === null ? {} : await applyGroup(tx, target, groupPlan);
+    const { sessions } = tx.deps.stores;
+    // Read back either way: the group move changed the row too.
+    const updated =
+      Object.keys(patch).length > 0
+        ? await sessions.updateSession(target.id, patch)
+        : await sessions.getSession(target.id);
+    return { groupCreated, updated };
+  });
   // R-UPD-19: a new folder restarts the session's agent there; no turn runs (checked above).
   if (changed.has("cwd")) {
     await ctx.runtime.killWorker(target.id);

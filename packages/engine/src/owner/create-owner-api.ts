@@ -15,6 +15,7 @@ import {
   patchOwnerSession,
   postOwnerMessage,
 } from "./owner-sessions";
+import { issueOwnerAgentToken, issueOwnerInvite, listOwnerInvites, revokeOwnerInvite } from "./owner-tokens";
 import { sessionDetail } from "./session-views";
 
 /**
@@ -24,7 +25,7 @@ import { sessionDetail } from "./session-views";
 export function createOwnerApi(
   deps: EngineDeps,
   runtime: SessionRuntime,
-  live: EngineLive = createEngineLive(),
+  live: EngineLive = createEngineLive({ clock: deps.clock }),
 ): OwnerApi {
   const ctx: OwnerContext = { deps, runtime, live };
   return {
@@ -44,8 +45,12 @@ export function createOwnerApi(
     dissolveGroup: (id) => dissolveOwnerGroup(ctx, id),
     listCards: (options) => listOwnerCards(ctx, options?.status),
     answerCard: (id, body) => answerOwnerCard(ctx, id, body),
+    issueAgentToken: (sessionId) => issueOwnerAgentToken(ctx, sessionId),
     createPeer: (body) => createOwnerPeer(ctx, body),
     listPeers: () => listOwnerPeers(ctx),
+    issueInvite: () => issueOwnerInvite(ctx),
+    listInvites: () => listOwnerInvites(ctx),
+    revokeInvite: (id) => revokeOwnerInvite(ctx, id),
     patchPeer: (name, body) => patchOwnerPeer(ctx, name, body),
     removePeer: (name) => removeOwnerPeer(ctx, name),
   };

@@ -12,6 +12,14 @@ export interface OwnerContext {
   readonly live: EngineLive;
 }
 
+/**
+ * Runs `work` with the stores bound to one transaction: the verb's writes land together or not
+ * at all (DESIGN §7). `work` reads and writes through the context it is given.
+ */
+export function ownerChange<T>(ctx: OwnerContext, work: (tx: OwnerContext) => Promise<T>): Promise<T> {
+  return ctx.deps.stores.transaction((stores) => work({ ...ctx, deps: { ...ctx.deps, stores } }));
+}
+
 export async function requireSession(ctx: OwnerContext, id: string): Promise<SessionRecord> {
   const session = await ctx.deps.stores.sessions.getSession(id);
   if (!session) {

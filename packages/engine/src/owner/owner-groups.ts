@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
 import type { OwnerCreateGroupBody } from "@oar/schema";
 import type { GroupListItem, GroupRecord } from "../ports/group-store";
-import { type OwnerContext, requireSession } from "./owner-context";
+import { type OwnerContext, ownerChange, requireSession } from "./owner-context";
 
 // The owner's sidebar shows every group, empty ones included (R-UPD-17: `group · empty`).
 const OWNER_GROUPS_LIMIT = 10_000;
@@ -26,22 +26,33 @@ export async function createOwnerGroup(ctx: OwnerContext, body: OwnerCreateGroup
     await requireSession(ctx, sessionId);
   }
   const now = deps.clock.now();
-  const group = await deps.stores.groups.createGroup({
-    id: deps.ids.next("group"),
-    name: body.name.trim(),
-    createdByAgent: false,
-    headSessionId: members[0] ?? null,
-    createdAt: now,
-  });
-  for (const [index, sessionId] of members.entries()) {
-    await deps.stores.groups.setSessionGroup({
-      sessionId,
-      groupId: group.id,
-      role: index === 0 ? "head" : "member",
-      at: now,
+  // The group and its members are one change: a member deleted meanwhile leaves no group behind.
+  return ownerChange(ctx, async (tx) => {
+    const { groups } = tx.deps.stores;
+    const group = await groups.createGroup({
+      id: deps.ids.next("group"),
+      name: body.name.trim(),
+      createdByAgent: false,
+      headSessionId: members[0] ?? null,
+      createdAt: now,
     });
-  }
-  return (await deps.stores.groups.getGroup(group.id)) ?? group;
+    for (const [index, sessionId] of members.entries()) {
+      const placed = await groups.setSessionGroup({
+        sessionId,
+        groupId: group.id,
+        role: index === 0 ? "head" : "member",
+        at: now,
+      });
+      // The group is new and live in this transaction: only the session can have gone.
+      if (!placed.ok) {
+        throw new RelayError(
+          "REMOTE_RELAY_NOT_FOUND",
+          `Session ${sessionId} was deleted just now, so it cannot join the group. No group was created.`,
+        );
+      }
+    }
+    return (await groups.getGroup(group.id)) ?? group;
+  });
 }
 
 export async function renameOwnerGroup(ctx: OwnerContext, id: string, name: string): Promise<GroupRecord> {

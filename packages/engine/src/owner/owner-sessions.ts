@@ -6,7 +6,7 @@ import { checkEffort, checkModel } from "../actions/model-check";
 import { defaultModel, UNLISTED_MODEL } from "../actions/providers";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type { MessageRecord, SessionPatch, SessionRecord, TurnRecord } from "../ports/session-store";
-import { type OwnerContext, providerOf, requireSession } from "./owner-context";
+import { type OwnerContext, ownerChange, providerOf, requireSession } from "./owner-context";
 import { chooseProvider } from "./provider-choice";
 import { sessionDetail, sessionView } from "./session-views";
 import { unlockMentionedRelays } from "./unlock-mentions";
@@ -51,34 +51,36 @@ export async function createOwnerSession(
   const group =
     body.group === undefined ? null : await findOneGroup(deps, body.group, "No session was created.");
   const now = deps.clock.now();
-  const session = await deps.stores.sessions.createSession({
-    id: deps.ids.next("session"),
-    title: titleFor(body),
-    provider: provider.info.id,
-    model,
-    mode: body.mode ?? "agent",
-    cwd,
-    createdAt: now,
-  });
-  if (group) {
-    const placed = await deps.stores.groups.setSessionGroup({
-      sessionId: session.id,
-      groupId: group.id,
-      role: "member",
-      at: now,
+  // The session, its group and its first message are one change: a failure leaves no session.
+  const { session, turn } = await ownerChange(ctx, async (tx) => {
+    const session = await tx.deps.stores.sessions.createSession({
+      id: deps.ids.next("session"),
+      title: titleFor(body),
+      provider: provider.info.id,
+      model,
+      mode: body.mode ?? "agent",
+      cwd,
+      createdAt: now,
     });
-    if (!placed.ok) {
-      // Dissolved between the lookup and now (R-CGRP-07 c): nothing stays created.
-      await deps.stores.sessions.deleteSession({ id: session.id, at: now });
-      throw new RelayError(
-        "REMOTE_RELAY_UNKNOWN_GROUP",
-        `The session group ${group.id} was dissolved just now. No session was created.`,
-      );
+    if (group) {
+      const placed = await tx.deps.stores.groups.setSessionGroup({
+        sessionId: session.id,
+        groupId: group.id,
+        role: "member",
+        at: now,
+      });
+      if (!placed.ok) {
+        // Dissolved between the lookup and now (R-CGRP-07 c): nothing stays created.
+        throw new RelayError(
+          "REMOTE_RELAY_UNKNOWN_GROUP",
+          `The session group ${group.id} was dissolved just now. No session was created.`,
+        );
+      }
     }
-  }
-  if (body.text !== undefined) {
-    await postText(ctx, session, body.text);
-  }
+    const posted = body.text === undefined ? null : await postText(tx, session, body.text);
+    return { session, turn: posted?.turn ?? null };
+  });
+  kickTurn(ctx, turn);
   return sessionDetail(ctx, session.id);
 }
 
@@ -91,28 +93,30 @@ export async function listOwnerSessions(
 }
 
 /**
- * A user message: it unlocks the paired relays it mentions (R-LOCK-01(a)). Relay-run sessions get a turn; a session driven from outside (DESIGN §5) only
- * gets the message, which its agent reads with read_session.
+ * A user message, written on the transaction's stores: it unlocks the paired relays it mentions
+ * (R-LOCK-01(a)). Relay-run sessions get a turn, which the caller starts once the change is
+ * committed (kickTurn); a session driven from outside (DESIGN §5) only gets the message, which
+ * its agent reads with read_session.
  */
 async function postText(
-  ctx: OwnerContext,
+  tx: OwnerContext,
   session: SessionRecord,
   text: string,
 ): Promise<{ message: MessageRecord; turn: TurnRecord | null }> {
-  const { sessions } = ctx.deps.stores;
+  const { sessions } = tx.deps.stores;
   // Before the turn starts, so its agent finds the relays the owner just named open.
-  await unlockMentionedRelays(ctx, session.id, text);
-  if (providerOf(ctx, session).info.drivenFromOutside) {
+  await unlockMentionedRelays(tx, session.id, text);
+  if (providerOf(tx, session).info.drivenFromOutside) {
     const message = await sessions.appendMessage({
-      id: ctx.deps.ids.next("message"),
+      id: tx.deps.ids.next("message"),
       sessionId: session.id,
       role: "user",
       text,
-      createdAt: ctx.deps.clock.now(),
+      createdAt: tx.deps.clock.now(),
     });
     return { message, turn: null };
   }
-  const { messageId, turn } = await ctx.runtime.enqueuePrompt({
+  const { messageId, turn } = await tx.runtime.queuePrompt(tx.deps.stores, {
     sessionId: session.id,
     text,
     origin: { kind: "owner" },
@@ -129,20 +133,30 @@ async function postText(
   return { message, turn };
 }
 
+/** Starts the queued turn's session queue, after the change that queued it is committed. */
+function kickTurn(ctx: OwnerContext, turn: TurnRecord | null): void {
+  if (turn !== null) {
+    ctx.runtime.kick(turn.sessionId);
+  }
+}
+
 /** POST /v1/owner/sessions/:id/messages. Writing in an archived conversation brings it back. */
 export async function postOwnerMessage(
   ctx: OwnerContext,
   id: string,
   text: string,
 ): Promise<{ message: MessageRecord; turn: TurnRecord | null }> {
-  let session = await requireSession(ctx, id);
-  providerOf(ctx, session);
-  if (session.archivedAt !== null) {
-    session = (await ctx.deps.stores.sessions.unarchiveSession(id)) ?? session;
-  }
-  // The owner wrote: the anti-loop count starts again (GAP-04 (f), R-SCH-17); answers to questions don't (R-QANS-05).
-  await ctx.deps.stores.loopCounters.resetLoopCounter(id);
-  return postText(ctx, session, text);
+  const found = await requireSession(ctx, id);
+  providerOf(ctx, found);
+  const posted = await ownerChange(ctx, async (tx) => {
+    const { sessions, loopCounters } = tx.deps.stores;
+    const session = found.archivedAt === null ? found : ((await sessions.unarchiveSession(id)) ?? found);
+    // The owner wrote: the anti-loop count starts again (GAP-04 (f), R-SCH-17); answers to questions don't (R-QANS-05).
+    await loopCounters.resetLoopCounter(id);
+    return postText(tx, session, text);
+  });
+  kickTurn(ctx, posted.turn);
+  return posted;
 }
 
 /** PATCH /v1/owner/sessions/:id: the whole body is checked before anything changes. */
@@ -190,25 +204,29 @@ export async function patchOwnerSession(
   }
 
   const now = deps.clock.now();
-  if (Object.keys(patch).length > 0) {
-    await deps.stores.sessions.updateSession(id, patch);
-  }
-  if (groupTarget && groupTarget.id !== session.group?.id) {
-    const placed = await deps.stores.groups.setSessionGroup({
-      sessionId: id,
-      groupId: groupTarget.id,
-      role: "member",
-      at: now,
-    });
-    if (!placed.ok) {
-      throw new RelayError(
-        "REMOTE_RELAY_UNKNOWN_GROUP",
-        `The session group ${groupTarget.id} was dissolved just now; the session stays where it was.`,
-      );
+  // The settings and the group move are one change: a refused group leaves the settings as they were.
+  await ownerChange(ctx, async (tx) => {
+    const { sessions, groups } = tx.deps.stores;
+    if (Object.keys(patch).length > 0) {
+      await sessions.updateSession(id, patch);
     }
-  } else if (body.group === null && session.group !== null) {
-    await deps.stores.groups.clearSessionGroup({ sessionId: id, at: now });
-  }
+    if (groupTarget && groupTarget.id !== session.group?.id) {
+      const placed = await groups.setSessionGroup({
+        sessionId: id,
+        groupId: groupTarget.id,
+        role: "member",
+        at: now,
+      });
+      if (!placed.ok) {
+        throw new RelayError(
+          "REMOTE_RELAY_UNKNOWN_GROUP",
+          `The session group ${groupTarget.id} was dissolved just now. Nothing was changed.`,
+        );
+      }
+    } else if (body.group === null && session.group !== null) {
+      await groups.clearSessionGroup({ sessionId: id, at: now });
+    }
+  });
   if (moves) {
     // The worker was started in the old folder: the next turn starts a new one in the new folder.
     await ctx.runtime.killWorker(id);
@@ -230,24 +248,33 @@ export async function killOwnerSession(ctx: OwnerContext, id: string): Promise<v
   await ctx.runtime.killWorker(id);
 }
 
-/** Deletes the session; its queued turns never run, its running turn stops, an agent's group left empty goes. */
+/**
+ * Deletes the session in one change with what must go with it: its queued turns never run, its
+ * agent tokens stop working (a token of a deleted session must not outlive it, DESIGN §7), and an
+ * agent's group left empty goes. Its running turn stops after.
+ */
 export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise<void> {
-  const { sessions, groups } = ctx.deps.stores;
   const session = await requireSession(ctx, id);
   const now = ctx.deps.clock.now();
-  await sessions.deleteSession({ id, at: now });
-  for (const turn of await sessions.listActiveTurns({ sessionId: id })) {
-    if (turn.status === "queued") {
-      await sessions.finishTurn({
-        turnId: turn.id,
-        status: "stopped",
-        error: "session deleted",
-        endedAt: now,
-      });
+  await ownerChange(ctx, async (tx) => {
+    const { sessions, groups, tokens } = tx.deps.stores;
+    await sessions.deleteSession({ id, at: now });
+    for (const turn of await sessions.listActiveTurns({ sessionId: id })) {
+      if (turn.status === "queued") {
+        await sessions.finishTurn({
+          turnId: turn.id,
+          status: "stopped",
+          error: "session deleted",
+          endedAt: now,
+        });
+      }
     }
-  }
+    await tokens.revokeTokensOf({ kind: "agent", subject: id, at: now });
+    if (session.group) {
+      await groups.deleteGroupIfEmpty({ id: session.group.id, at: now });
+    }
+  });
+  ctx.live.liveCallers.delete(id);
+  ctx.live.forgetTokens();
   await ctx.runtime.killWorker(id);
-  if (session.group) {
-    await groups.deleteGroupIfEmpty({ id: session.group.id, at: now });
-  }
 }

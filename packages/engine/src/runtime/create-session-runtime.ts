@@ -49,22 +49,26 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
   const waits = createTurnWaits(ctx, { snapshots, waiters });
   const queues = createQueueDriver(ctx, { running, workers, questions, waiters });
 
-  return {
-    async enqueuePrompt({ sessionId, text, origin, provenance }) {
-      const session = await sessions.getSession(sessionId);
-      if (!session) {
-        throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${sessionId} on this relay.`, {
-          context: { session: sessionId },
-        });
-      }
-      if (findProvider(ctx.providers, session.provider)?.info.drivenFromOutside) {
-        throw drivenFromOutsideError(session.id, session.provider);
-      }
-      const from = provenance ?? origin.provenance;
-      const messageId = ctx.ids.next("message");
-      const turnId = ctx.ids.next("turn");
-      const now = ctx.clock.now();
-      await sessions.appendMessage({
+  const queuePrompt: SessionRuntime["queuePrompt"] = async (
+    stores,
+    { sessionId, text, origin, provenance },
+  ) => {
+    const session = await stores.sessions.getSession(sessionId);
+    if (!session) {
+      throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${sessionId} on this relay.`, {
+        context: { session: sessionId },
+      });
+    }
+    if (findProvider(ctx.providers, session.provider)?.info.drivenFromOutside) {
+      throw drivenFromOutsideError(session.id, session.provider);
+    }
+    const from = provenance ?? origin.provenance;
+    const messageId = ctx.ids.next("message");
+    const turnId = ctx.ids.next("turn");
+    const now = ctx.clock.now();
+    // The prompt and its turn are one change: a turn never lacks its prompt, nor a prompt its turn.
+    return stores.transaction(async (tx) => {
+      await tx.sessions.appendMessage({
         id: messageId,
         sessionId,
         turnId,
@@ -73,15 +77,26 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         provenance: from ?? null,
         createdAt: now,
       });
-      const turn = await sessions.enqueueTurn({
+      const turn = await tx.sessions.enqueueTurn({
         id: turnId,
         sessionId,
         promptMessageId: messageId,
         origin: from === undefined ? origin : { ...origin, provenance: from },
         queuedAt: now,
       });
-      queues.kick(sessionId);
       return { messageId, turn };
+    });
+  };
+
+  return {
+    queuePrompt,
+
+    kick: (sessionId) => queues.kick(sessionId),
+
+    async enqueuePrompt(input) {
+      const queued = await queuePrompt(ctx.stores, input);
+      queues.kick(input.sessionId);
+      return queued;
     },
 
     snapshot: (turnId) => snapshots.byId(turnId),

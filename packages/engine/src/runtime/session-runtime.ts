@@ -1,4 +1,5 @@
 import type { TurnWaitStatus } from "@oar/schema";
+import type { EngineStores } from "../engine";
 import type { QuestionAnswer } from "../ports/provider";
 import type { Provenance, TurnOrigin, TurnRecord } from "../ports/session-store";
 
@@ -26,6 +27,11 @@ export interface TurnSnapshot {
   readonly pendingQuestions: readonly PendingQuestionView[];
 }
 
+export interface QueuedPrompt {
+  readonly messageId: string;
+  readonly turn: TurnRecord;
+}
+
 export interface EnqueuePrompt {
   readonly sessionId: string;
   readonly text: string;
@@ -40,8 +46,15 @@ export interface EnqueuePrompt {
  * running turns, which end as `error` ("relay restarted").
  */
 export interface SessionRuntime {
-  /** Appends the prompt as a message, queues its turn and starts it when the session is free. */
-  enqueuePrompt(input: EnqueuePrompt): Promise<{ readonly messageId: string; readonly turn: TurnRecord }>;
+  /**
+   * Appends the prompt as a message and queues its turn on `stores` (a transaction's, so that
+   * the prompt lands with the rest of a call's change); nothing runs until `kick`, after commit.
+   */
+  queuePrompt(stores: EngineStores, input: EnqueuePrompt): Promise<QueuedPrompt>;
+  /** Looks at the session's queue: its next turn starts when the session is free. */
+  kick(sessionId: string): void;
+  /** queuePrompt in a transaction of its own, then kick. */
+  enqueuePrompt(input: EnqueuePrompt): Promise<QueuedPrompt>;
   /** Where the turn stands now. */
   snapshot(turnId: string): Promise<TurnSnapshot>;
   /**

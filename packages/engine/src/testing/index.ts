@@ -1,3 +1,5 @@
+export { runAtomicChangesContract } from "./atomic-changes-contract";
+export { InjectedStoreFailure, type StoreMethod, withFailingMethod } from "./failing-stores";
 export { newMessage, newSession, newTurn } from "./fixtures";
 export { type GroupStoreFixture, runGroupStoreContract } from "./group-store-contract";
 export { runLeaseStoreContract } from "./lease-store-contract";

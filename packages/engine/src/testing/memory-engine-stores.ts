@@ -1,3 +1,4 @@
+import type { Snapshotting } from "@oar/core/testing";
 import {
   createMemoryCardStore,
   createMemoryLoopCounterStore,
@@ -7,19 +8,50 @@ import type { EngineStores } from "../engine";
 import { createMemoryPeerStore } from "./memory-peer-store";
 import { createMemoryQuestionStore } from "./memory-question-store";
 import { createMemorySessionStores } from "./memory-session-stores";
-import { createMemorySettingsStore } from "./memory-stores";
+import { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 
-/** Every store the engine works on, in memory: sessions, groups, settings, questions, cards, unlocks, loop counters, peers. */
+/**
+ * Every store the engine works on, in memory. A transaction runs alone (transactions queue behind
+ * each other) and a failure puts every store back as it was when it began, as a database would;
+ * writes made outside transactions while one runs are not isolated from it.
+ */
 export function createMemoryEngineStores(): EngineStores {
-  const { sessions, groups } = createMemorySessionStores();
-  return {
-    sessions,
-    groups,
+  const { sessions, groups, snapshot: snapshotSessions } = createMemorySessionStores();
+  const parts = {
     settings: createMemorySettingsStore(),
     questions: createMemoryQuestionStore(),
     cards: createMemoryCardStore(),
     unlocks: createMemoryUnlockStore(),
     loopCounters: createMemoryLoopCounterStore(),
     peers: createMemoryPeerStore(),
+    tokens: createMemoryTokenStore(),
+    leases: createMemoryLeaseStore(),
+  };
+  const snapshotting: readonly Snapshotting[] = [{ snapshot: snapshotSessions }, ...Object.values(parts)];
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const joined: EngineStores = {
+    sessions,
+    groups,
+    ...parts,
+    transaction: (work) => work(joined),
+  };
+  return {
+    ...joined,
+    transaction<T>(work: (stores: EngineStores) => Promise<T>): Promise<T> {
+      const run = queue.then(async () => {
+        const restores = snapshotting.map((store) => store.snapshot());
+        try {
+          return await work(joined);
+        } catch (error) {
+          for (const restore of restores) {
+            restore();
+          }
+          throw error;
+        }
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
   };
 }

@@ -1,7 +1,8 @@
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { PeerRecord, PeerStore } from "../ports/peer-store";
 
 /** In-memory PeerStore for tests; it passes the same contract suite as @oar/storage. */
-export function createMemoryPeerStore(): PeerStore {
+export function createMemoryPeerStore(): PeerStore & Snapshotting {
   // Live pairings by id, in creation order; a removed pairing is dropped, its id stays used.
   const peers = new Map<string, PeerRecord>();
   const usedIds = new Set<string>();
@@ -22,6 +23,7 @@ export function createMemoryPeerStore(): PeerStore {
   };
 
   return {
+    snapshot: () => snapshotOf(peers),
     async createPeer(input) {
       if (find(input.name) !== undefined) {
         return { ok: false, reason: "name_taken" };

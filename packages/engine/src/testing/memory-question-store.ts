@@ -1,10 +1,12 @@
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { BlockingQuestionRecord, QuestionStore } from "../ports/question-store";
 
 /** In-memory QuestionStore for tests; it passes the same contract suite as @oar/storage. */
-export function createMemoryQuestionStore(): QuestionStore {
+export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
   // Insertion order stands in for the database's sequence column.
   const questions = new Map<string, BlockingQuestionRecord>();
   return {
+    snapshot: () => snapshotOf(questions),
     async createBlockingQuestion(input) {
       if (questions.has(input.id)) {
         throw new Error(`A question with id ${input.id} already exists.`);

@@ -1,4 +1,5 @@
 import { err, ok } from "@oar/core";
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { GroupRecord, GroupStore, MembershipChange } from "../ports/group-store";
 import type {
   ConversationRef,
@@ -35,7 +36,10 @@ function publicGroup({ dissolvedAt: _dissolvedAt, ...group }: MemoryGroup): Grou
  * In-memory SessionStore and GroupStore sharing one state (membership is part of the session),
  * for tests of code that uses the ports. They pass the same contract suites as @oar/storage.
  */
-export function createMemorySessionStores(): { sessions: SessionStore; groups: GroupStore } {
+export function createMemorySessionStores(): {
+  sessions: SessionStore;
+  groups: GroupStore;
+} & Snapshotting {
   // Maps keep insertion order, which stands in for the database's sequence columns.
   const sessions = new Map<string, MemorySession>();
   const messages: MessageRecord[] = [];
@@ -329,5 +333,9 @@ export function createMemorySessionStores(): { sessions: SessionStore; groups: G
     return message;
   };
 
-  return { sessions: sessionStore, groups: groupStore };
+  return {
+    sessions: sessionStore,
+    groups: groupStore,
+    snapshot: () => snapshotOf(sessions, messages, turns, groups),
+  };
 }

@@ -1,12 +1,14 @@
 import { err, ok } from "@oar/core";
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { JsonValue } from "../ports/json";
 import type { Lease, LeaseStore } from "../ports/lease-store";
 import type { SettingsStore } from "../ports/settings-store";
 import type { TokenRecord, TokenStore } from "../ports/token-store";
 
-export function createMemorySettingsStore(): SettingsStore {
+export function createMemorySettingsStore(): SettingsStore & Snapshotting {
   const values = new Map<string, JsonValue>();
   return {
+    snapshot: () => snapshotOf(values),
     async getSetting(key) {
       return values.has(key) ? values.get(key) : undefined;
     },
@@ -22,10 +24,11 @@ export function createMemorySettingsStore(): SettingsStore {
   };
 }
 
-export function createMemoryTokenStore(): TokenStore {
+export function createMemoryTokenStore(): TokenStore & Snapshotting {
   const tokens = new Map<string, TokenRecord>();
   const live = () => [...tokens.values()].filter((t) => t.revokedAt === null);
   return {
+    snapshot: () => snapshotOf(tokens),
     async storeToken(input) {
       if ([...tokens.values()].some((t) => t.hash === input.hash)) {
         throw new Error("A token with this hash is already stored.");
@@ -73,9 +76,10 @@ export function createMemoryTokenStore(): TokenStore {
   };
 }
 
-export function createMemoryLeaseStore(): LeaseStore {
+export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
   const leases = new Map<string, Lease>();
   return {
+    snapshot: () => snapshotOf(leases),
     async acquireLease({ name, owner, ttlMs, now }) {
       const current = leases.get(name);
       const live = current !== undefined && current.expiresAt > now;

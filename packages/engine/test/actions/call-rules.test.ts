@@ -80,19 +80,28 @@ describe("call rules on this relay", () => {
     );
   });
 
-  it("a caller verified by its token is read only by the actions that use its settings", async () => {
+  it("DESIGN §7: a deleted caller gets nothing, reads included; a live one is read once a second, not on every read", async () => {
     const h = await createHarness();
-    const verified = { callerVerified: true };
-    // list_sessions needs only the caller's id: no read of its row.
-    expect((await h.callAs("ses_ghost", { action: "list_sessions", relay: "this" }, verified)).ok).toBe(true);
-    // send needs the caller's mode and badge: its row is read, and a missing one is still refused.
-    const target = await h.ownerSession();
-    const sent = await h.callAs(
-      "ses_ghost",
-      { action: "send", relay: "this", session: target.id, text: "hi" },
-      verified,
-    );
-    expect(refusal(sent).code).toBe("REMOTE_RELAY_AUTH");
+    const caller = await h.ownerSession();
+    let reads = 0;
+    const getSession = h.stores.sessions.getSession;
+    h.stores.sessions.getSession = (id) => {
+      reads += id === caller.id ? 1 : 0;
+      return getSession(id);
+    };
+    const list = { action: "list_sessions", relay: "this" };
+    expect((await h.callAs(caller.id, list)).ok).toBe(true);
+    expect((await h.callAs(caller.id, list)).ok).toBe(true);
+    expect(reads).toBe(1);
+    // Deleted by another process (straight in the store): refused once the second has passed.
+    await h.stores.sessions.deleteSession({ id: caller.id, at: h.clock.now() });
+    h.clock.advance(1_000);
+    expect(refusal(await h.callAs(caller.id, list)).code).toBe("REMOTE_RELAY_AUTH");
+    // Deleted through this engine's owner API: refused at once.
+    const other = await h.ownerSession();
+    expect((await h.callAs(other.id, list)).ok).toBe(true);
+    await h.engine.owner.deleteSession(other.id);
+    expect(refusal(await h.callAs(other.id, list)).code).toBe("REMOTE_RELAY_AUTH");
   });
 
   it.each([

@@ -11,7 +11,7 @@ import { createHarness, type Harness, settle, track } from "./harness";
 // call is this relay's, and it already raises their cards (GAP-04 (b), (e)).
 
 async function gateOf(h: Harness): Promise<(call: RelayToolCall, details?: object) => Promise<void>> {
-  const live = createEngineLive();
+  const live = createEngineLive({ clock: h.clock });
   const runtime = { inFlight: () => ({ turnId: "trn_running", text: "" }) } as unknown as SessionRuntime;
   const ctx: ActionContext = {
     deps: h.deps,

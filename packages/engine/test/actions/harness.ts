@@ -40,7 +40,10 @@ export interface HarnessOptions {
   readonly extraProviders?: readonly Provider[];
   /** Overrides of the calling conversation (an owner-started session by default). */
   readonly caller?: Partial<NewSession>;
-  /** Turns the approval cards on (DESIGN GAP-04). */
+  /**
+   * The approval cards (DESIGN GAP-04) are on in every engine; these tests of other things turn
+   * them off unless they ask for them.
+   */
   readonly approvalCards?: boolean;
 }
 
@@ -81,7 +84,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.allowedRoots === undefined ? {} : { allowedRoots: options.allowedRoots }),
     ...(options.folders === undefined ? {} : { folders: options.folders }),
     ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
-    ...(options.approvalCards === undefined ? {} : { approvalCards: options.approvalCards }),
+    approvalCards: options.approvalCards ?? false,
   };
   const engine = createEngine(deps);
   await engine.start();

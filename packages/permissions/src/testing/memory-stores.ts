@@ -1,3 +1,4 @@
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type {
   CardRecord,
   CardStore,
@@ -8,7 +9,7 @@ import type {
 } from "../ports";
 
 /** In-memory CardStore for tests of code that uses the port; passes the same contract as storage. */
-export function createMemoryCardStore(): CardStore {
+export function createMemoryCardStore(): CardStore & Snapshotting {
   // Insertion order breaks ties between cards created in the same millisecond.
   const cards = new Map<string, CardRecord>();
   const matches = (c: CardRecord, filter: ListCardsFilter) =>
@@ -17,6 +18,7 @@ export function createMemoryCardStore(): CardStore {
     (filter.kind === undefined || c.kind === filter.kind);
 
   return {
+    snapshot: () => snapshotOf(cards),
     async createCard(input) {
       const record: CardRecord = {
         id: input.id,
@@ -63,13 +65,14 @@ export function createMemoryCardStore(): CardStore {
   };
 }
 
-export function createMemoryUnlockStore(): UnlockStore {
+export function createMemoryUnlockStore(): UnlockStore & Snapshotting {
   const unlocks = new Map<string, RelayUnlock>();
   const keyOf = (conversation: string, relay: string) => JSON.stringify([conversation, relay]);
   const get = async ({ conversation, relay }: { conversation: string; relay: string }) =>
     unlocks.get(keyOf(conversation, relay)) ?? null;
 
   return {
+    snapshot: () => snapshotOf(unlocks),
     async unlockRelay({ conversation, relay, how, at }) {
       const key = keyOf(conversation, relay);
       const current = unlocks.get(key);
@@ -102,9 +105,10 @@ export function createMemoryUnlockStore(): UnlockStore {
   };
 }
 
-export function createMemoryLoopCounterStore(): LoopCounterStore {
+export function createMemoryLoopCounterStore(): LoopCounterStore & Snapshotting {
   const counts = new Map<string, number>();
   return {
+    snapshot: () => snapshotOf(counts),
     async incrementLoopCounter(conversation) {
       const next = (counts.get(conversation) ?? 0) + 1;
       counts.set(conversation, next);

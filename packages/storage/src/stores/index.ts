@@ -1,13 +1,4 @@
-import type {
-  GroupStore,
-  LeaseStore,
-  PeerStore,
-  QuestionStore,
-  SessionStore,
-  SettingsStore,
-  TokenStore,
-} from "@oar/engine";
-import type { CardStore, LoopCounterStore, UnlockStore } from "@oar/permissions";
+import type { EngineStores } from "@oar/engine";
 import type { Database } from "../database";
 import { createCardStore } from "./card-store";
 import { createGroupStore } from "./group-store";
@@ -21,22 +12,20 @@ import { createSettingsStore } from "./settings-store";
 import { createTokenStore } from "./token-store";
 import { createUnlockStore } from "./unlock-store";
 
-/** Every store port this package implements, on one database. */
-export interface Stores {
-  readonly sessions: SessionStore;
-  readonly groups: GroupStore;
-  readonly settings: SettingsStore;
-  readonly tokens: TokenStore;
-  readonly leases: LeaseStore;
-  readonly cards: CardStore;
-  readonly unlocks: UnlockStore;
-  readonly loopCounters: LoopCounterStore;
-  readonly questions: QuestionStore;
-  readonly peers: PeerStore;
+/** Every store port this package implements, on one database, and transactions over them. */
+export type Stores = EngineStores;
+
+/**
+ * The stores on `db`. `transaction` runs its work on stores bound to one database transaction;
+ * inside it, a transaction joins the outer one (the stores' own multi-statement writes become
+ * savepoints there, so a refused name or membership leaves it usable).
+ */
+export function createStores(db: Database): Stores {
+  return storesOn(db, (work) => db.transaction((tx) => work(storesOn(tx, "joined"))));
 }
 
-export function createStores(db: Database): Stores {
-  return {
+function storesOn(db: Database, transaction: Stores["transaction"] | "joined"): Stores {
+  const stores: Stores = {
     sessions: guardStore("SessionStore", createSessionStore(db)),
     groups: guardStore("GroupStore", createGroupStore(db)),
     settings: guardStore("SettingsStore", createSettingsStore(db)),
@@ -47,5 +36,7 @@ export function createStores(db: Database): Stores {
     loopCounters: guardStore("LoopCounterStore", createLoopCounterStore(db)),
     questions: guardStore("QuestionStore", createQuestionStore(db)),
     peers: guardStore("PeerStore", createPeerStore(db)),
+    transaction: transaction === "joined" ? (work) => work(stores) : transaction,
   };
+  return stores;
 }

@@ -1,8 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
-import type { TokenRecord, TokenStore } from "@oar/engine";
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Engine, TokenRecord } from "@oar/engine";
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import { hashToken } from "../../agent-tokens";
 import { errorResponse } from "../errors";
 
 declare module "hono" {
@@ -26,15 +25,19 @@ function refused(c: Context, message: string): Response {
 
 const MISSING = "This route needs Authorization: Bearer <token>.";
 
+function sha256(token: string): Buffer {
+  return createHash("sha256").update(token).digest();
+}
+
 /** The owner surface: the owner token only, compared in constant time (as hashes, so lengths match). */
 export function ownerAuth(ownerToken: string): MiddlewareHandler {
-  const expected = Buffer.from(hashToken(ownerToken), "hex");
+  const expected = sha256(ownerToken);
   return createMiddleware(async (c, next) => {
     const token = bearerOf(c);
     if (token === undefined) {
       return refused(c, MISSING);
     }
-    if (!timingSafeEqual(Buffer.from(hashToken(token), "hex"), expected)) {
+    if (!timingSafeEqual(sha256(token), expected)) {
       return refused(c, "The bearer token is not this relay's owner token.");
     }
     return next();
@@ -42,12 +45,12 @@ export function ownerAuth(ownerToken: string): MiddlewareHandler {
 }
 
 /**
- * A surface whose bearer is a token of the TokenStore of one kind, found by its sha256 (the three
- * kinds are never interchangeable, DESIGN §7); `found` keeps what the route needs of it.
+ * A surface whose bearer is a live token of one kind (the three kinds are never interchangeable,
+ * DESIGN §7); `found` keeps what the route needs of it.
  */
 function tokenAuth(options: {
-  readonly tokens: TokenStore;
-  readonly kind: TokenRecord["kind"];
+  readonly engine: Engine;
+  readonly kind: "agent" | "invite";
   readonly refusal: string;
   readonly found: (c: Context, record: TokenRecord) => void;
 }): MiddlewareHandler {
@@ -56,8 +59,8 @@ function tokenAuth(options: {
     if (token === undefined) {
       return refused(c, MISSING);
     }
-    const record = await options.tokens.findTokenByHash(hashToken(token));
-    if (record?.kind !== options.kind) {
+    const record = await options.engine.authenticate(options.kind, token);
+    if (record === null) {
       return refused(c, options.refusal);
     }
     options.found(c, record);
@@ -69,9 +72,9 @@ function tokenAuth(options: {
  * The agent surface: a live agent token. The session it names is the calling conversation;
  * deleting a session revokes its tokens, so a live agent token always names a live session.
  */
-export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
+export function agentAuth(deps: { readonly engine: Engine }): MiddlewareHandler {
   return tokenAuth({
-    tokens: deps.tokens,
+    engine: deps.engine,
     kind: "agent",
     refusal: "The bearer token is not the agent token of a session on this relay.",
     found: (c, record) => c.set("agentSessionId", record.subject),
@@ -82,9 +85,9 @@ export function agentAuth(deps: { readonly tokens: TokenStore }): MiddlewareHand
  * The peer surface: an invite this relay issued. Pairing may be one way (R-PAIR-02): the caller
  * needs no pairing here.
  */
-export function peerAuth(deps: { readonly tokens: TokenStore }): MiddlewareHandler {
+export function peerAuth(deps: { readonly engine: Engine }): MiddlewareHandler {
   return tokenAuth({
-    tokens: deps.tokens,
+    engine: deps.engine,
     kind: "invite",
     refusal: "The bearer token is not an invite this relay issued to another relay.",
     found: (c, record) => c.set("peerInvite", record),

@@ -20,9 +20,7 @@ export function agentToolRoutes(deps: {
     const input = await readJson(c);
     const sessionId = c.get("agentSessionId");
     return keepAliveResponse(c, {
-      // The bearer was a live agent token of this session (agentAuth).
-      run: (signal) =>
-        deps.engine.execute(sessionId, input, { toolName: "relay_tool", signal, callerVerified: true }),
+      run: (signal) => deps.engine.execute(sessionId, input, { toolName: "relay_tool", signal }),
       clock: deps.clock,
       intervalMs: deps.keepAliveMs,
       logger: deps.logger,

@@ -1,8 +1,7 @@
 import type { Clock, Logger } from "@oar/core";
-import type { Engine, TokenStore } from "@oar/engine";
+import type { Engine } from "@oar/engine";
 import { PEER_FEATURES, type PeerInfo, PeerToolRequestSchema } from "@oar/schema";
 import { Hono } from "hono";
-import { bindInvite } from "../../agent-tokens";
 import { keepAliveResponse } from "../keep-alive-json";
 import { readBody } from "../validate";
 
@@ -13,7 +12,6 @@ import { readBody } from "../validate";
  */
 export function peerRoutes(deps: {
   readonly engine: Engine;
-  readonly tokens: TokenStore;
   readonly info: { readonly name: string; readonly version: string };
   readonly clock: Clock;
   readonly logger: Logger;
@@ -29,7 +27,7 @@ export function peerRoutes(deps: {
   );
   app.post("/tool", async (c) => {
     const { call, origin } = await readBody(c, PeerToolRequestSchema);
-    await bindInvite({ tokens: deps.tokens, invite: c.get("peerInvite"), relay: origin.relay });
+    await deps.engine.bindInvite(c.get("peerInvite"), origin.relay);
     return keepAliveResponse(c, {
       run: (signal) => deps.engine.executeFromPeer(origin, call, { signal }),
       clock: deps.clock,

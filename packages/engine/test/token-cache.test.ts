@@ -1,7 +1,7 @@
 import { FakeClock } from "@oar/core/testing";
-import { createMemoryTokenStore } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
-import { cachingTokenStore } from "../src/token-cache";
+import { createMemoryTokenStore } from "../src/testing";
+import { cachingTokenStore } from "../src/tokens/token-cache";
 
 const T0 = Date.parse("2026-11-29T10:00:00Z");
 

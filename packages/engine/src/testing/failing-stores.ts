@@ -1,0 +1,47 @@
+import type { EngineStores } from "../engine";
+
+/** `port.method` of EngineStores, e.g. `"sessions.enqueueTurn"`. */
+export type StoreMethod = {
+  [Port in Exclude<
+    keyof EngineStores,
+    "transaction"
+  >]: `${Port & string}.${keyof EngineStores[Port] & string}`;
+}[Exclude<keyof EngineStores, "transaction">];
+
+/** The error a failing store method rejects with, so a test can tell it from any other. */
+export class InjectedStoreFailure extends Error {
+  constructor(readonly method: StoreMethod) {
+    super(`Injected failure of ${method}.`);
+    this.name = "InjectedStoreFailure";
+  }
+}
+
+/**
+ * The stores with one method failing while `failing()` says so, inside transactions too: how a
+ * test fails the last write of a verb and checks that the earlier ones were undone.
+ */
+export function withFailingMethod(
+  stores: EngineStores,
+  method: StoreMethod,
+  failing: () => boolean = () => true,
+): EngineStores {
+  const [port, name] = method.split(".") as [Exclude<keyof EngineStores, "transaction">, string];
+  const wrap = (inner: EngineStores): EngineStores => {
+    const store = inner[port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const original = store[name];
+    if (original === undefined) {
+      throw new Error(`No store method ${method}.`);
+    }
+    const replaced = {
+      ...store,
+      [name]: (...args: unknown[]) =>
+        failing() ? Promise.reject(new InjectedStoreFailure(method)) : original.apply(store, args),
+    };
+    return {
+      ...inner,
+      [port]: replaced,
+      transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+    };
+  };
+  return wrap(stores);
+}
