@@ -1,5 +1,5 @@
 import type { GroupListItem, OwnerSessionDetail, OwnerSessionView } from "@oar/engine";
-import { LIMITS, NUL_CHARACTER_REASON, type OwnerSettings } from "@oar/schema";
+import { LIMITS, LONE_SURROGATE_REASON, NUL_CHARACTER_REASON, type OwnerSettings } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { createTestRelay, OWNER_TOKEN, type TestRelay } from "./harness";
 
@@ -203,6 +203,44 @@ describe("NUL characters in owner bodies: 400, naming the field, nothing changed
       );
     }
     expect(await t.ownerJson<OwnerSettings>("GET", "/v1/owner/settings")).toEqual(before);
+  });
+});
+
+describe("lone surrogates (JSON \\ud800): refused, never a database error nor a silent U+FFFD (issue 8)", {
+  timeout: 60_000,
+}, () => {
+  it("a provider setting holding one is 400 naming it; the settings are unchanged", async () => {
+    const t = await createTestRelay();
+    const before = await t.ownerJson<OwnerSettings>("GET", "/v1/owner/settings");
+    const response = await raw(t, {
+      method: "PATCH",
+      path: "/v1/owner/settings",
+      token: OWNER_TOKEN,
+      body: '{"providers":{"claude":{"key":"\\ud800"}}}',
+    });
+    expect(await answer(response)).toEqual(
+      refusedOnOwnerSurface(`providers.claude.key: ${LONE_SURROGATE_REASON}`),
+    );
+    expect(await t.ownerJson<OwnerSettings>("GET", "/v1/owner/settings")).toEqual(before);
+  });
+
+  it("a session title or a prompt holding one is refused on both surfaces; no session is created", async () => {
+    const { t, token } = await agentSetup();
+    const owner = await raw(t, {
+      method: "POST",
+      path: "/v1/owner/sessions",
+      token: OWNER_TOKEN,
+      body: '{"title":"a\\ud800b"}',
+    });
+    expect(await answer(owner)).toEqual(refusedOnOwnerSurface(`title: ${LONE_SURROGATE_REASON}`));
+    const agent = await raw(t, {
+      method: "POST",
+      path: "/v1/tool",
+      token,
+      body: '{"action":"create_session","relay":"this","text":"\\udc00 go"}',
+    });
+    expect(await toolAnswer(agent)).toEqual(refusedOnAgentSurface(`text: ${LONE_SURROGATE_REASON}`));
+    expect(await allSessions(t)).toHaveLength(2);
   });
 });
 

@@ -224,8 +224,10 @@ export {
   findInputFlaw,
   hasNulCharacter,
   type InputFlaw,
+  LONE_SURROGATE_REASON,
   NUL_CHARACTER_REASON,
   storableBody,
+  unstorableTextReason,
 } from "./input/storable-input";
 export {
   actionJsonSchemas,

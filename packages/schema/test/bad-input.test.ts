@@ -6,6 +6,7 @@ import {
   actionJsonSchemas,
   findInputFlaw,
   LIMITS,
+  LONE_SURROGATE_REASON,
   NUL_CHARACTER_REASON,
   OwnerCardAnswerBodySchema,
   OwnerCreateGroupBodySchema,
@@ -131,6 +132,29 @@ describe("NUL characters in relay_tool calls (issue 8, DESIGN §7)", () => {
 
   it("other control characters are text like any other", () => {
     expect(errorOf({ action: "send", relay: "this", session: "s", text: "a\u0001b\u001fc\td" })).toBe("ok");
+  });
+});
+
+describe("lone surrogates: text with no UTF-8 form (issue 8)", () => {
+  it("a lone high or low surrogate in a value or a name is refused, naming the field", () => {
+    for (const text of ["a\uD800", "\uDC00b", "x\uDBFF\uDBFFy"]) {
+      expect(errorOf({ action: "send", relay: "this", session: "s", text }), JSON.stringify(text)).toBe(
+        `REMOTE_RELAY_INVALID_INPUT: text: ${LONE_SURROGATE_REASON}`,
+      );
+    }
+    expect(errorOf({ action: "list_sessions", relay: "this", "k\uD800": 1 })).toBe(
+      `REMOTE_RELAY_INVALID_INPUT: the call: the name "k\\ud800" ${LONE_SURROGATE_REASON}`,
+    );
+    expect(bodyError(OwnerSettingsPatchSchema, { providers: { claude: { key: "\uDFFF" } } })).toBe(
+      `providers.claude.key: ${LONE_SURROGATE_REASON}`,
+    );
+  });
+
+  it("surrogate pairs (emoji, CJK extensions) are text like any other", () => {
+    expect(
+      errorOf({ action: "send", relay: "this", session: "s", text: "ship it \u{1F680} \u{20000}" }),
+    ).toBe("ok");
+    expect(bodyError(OwnerCreateSessionBodySchema, { title: "\u{1F680}" })).toBe("ok");
   });
 });
 

@@ -1,5 +1,5 @@
 import { RelayError } from "@oar/core";
-import { hasNulCharacter, NUL_CHARACTER_REASON } from "@oar/schema";
+import { unstorableTextReason } from "@oar/schema";
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
@@ -23,26 +23,30 @@ function parameterAt(c: Context, index: number): string {
 
 /**
  * A NUL character (U+0000) in a path parameter or a query string (`%00`) is refused before any
- * route reads it, as a NUL in a body is by @oar/schema: Postgres cannot store or compare one, and
+ * route reads it, with @oar/schema's words for a body: Postgres cannot store or compare one, and
  * the lookup would fail as a bug instead of a refusal naming the parameter.
  */
 export function refuseNulInUrl(): MiddlewareHandler {
   return createMiddleware(async (c, next) => {
     const url = new URL(c.req.url);
     const segments = url.pathname.split("/");
-    const index = segments.findIndex((segment) => hasNulCharacter(decoded(segment)));
-    if (index !== -1) {
-      throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `${parameterAt(c, index)}: ${NUL_CHARACTER_REASON}`);
+    for (const [index, segment] of segments.entries()) {
+      const reason = unstorableTextReason(decoded(segment));
+      if (reason !== undefined) {
+        throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `${parameterAt(c, index)}: ${reason}`);
+      }
     }
     for (const [name, value] of url.searchParams) {
-      if (hasNulCharacter(name)) {
+      const nameReason = unstorableTextReason(name);
+      if (nameReason !== undefined) {
         throw new RelayError(
           "REMOTE_RELAY_INVALID_INPUT",
-          `query: the name ${JSON.stringify(name)} ${NUL_CHARACTER_REASON}`,
+          `query: the name ${JSON.stringify(name)} ${nameReason}`,
         );
       }
-      if (hasNulCharacter(value)) {
-        throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `${name}: ${NUL_CHARACTER_REASON}`);
+      const reason = unstorableTextReason(value);
+      if (reason !== undefined) {
+        throw new RelayError("REMOTE_RELAY_INVALID_INPUT", `${name}: ${reason}`);
       }
     }
     return next();
