@@ -58,6 +58,8 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     logger,
     relay: { name: config.name, version: RELAY_VERSION, platform: `${process.platform}-${process.arch}` },
     approvalCards: overrides.approvalCards ?? true,
+    // Several relay processes may share a Postgres database; the embedded one is locked to this one.
+    sharedStore: storage.driver === "postgres",
     allowedRoots: config.allowedRoots,
     folders: createFolderResolver(),
     peerLink: createPeerLink(overrides.peerFetch === undefined ? {} : { fetch: overrides.peerFetch }),

@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   peer: "peer",
   token: "tok",
   request: "req",
+  runner: "run",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -40,6 +40,7 @@ export function createEngine(given: EngineDeps): Engine {
     // through the same rules as any other caller's.
     callTool: (sessionId, input) => engine.execute(sessionId, input),
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
+    ...(deps.sharedStore === undefined ? {} : { sharedStore: deps.sharedStore }),
   });
   const live = createEngineLive({ clock: deps.clock, forgetTokens: () => tokens.forgetAll() });
   const parts = { deps, runtime, live };

@@ -84,6 +84,12 @@ export interface EngineDeps {
    * other things); off, update_session of another session is refused instead.
    */
   readonly approvalCards?: boolean;
+  /**
+   * Other relay processes use the same stores (Postgres, DESIGN §9): turns are recovered by
+   * lease, and waits look for changes made elsewhere. Default false: the embedded database is
+   * locked to one process, so at start every turn left running is known to be orphaned.
+   */
+  readonly sharedStore?: boolean;
   /** How tokens are made and hashed; default the platform's Web Crypto. */
   readonly secrets?: TokenSecrets;
   /** The network to paired relays; absent, every paired relay is unreachable (and says so). */

@@ -62,6 +62,7 @@ export type {
   TurnOrigin,
   TurnOriginKind,
   TurnRecord,
+  TurnRunner,
 } from "./ports/session-store";
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";

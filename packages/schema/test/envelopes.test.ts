@@ -11,7 +11,7 @@ import {
 
 describe("error codes (§37, GAP-20/21)", () => {
   it("§37/GAP-21: the relay's codes, each with one documented meaning", () => {
-    expect(ErrorCodeSchema.options).toHaveLength(19);
+    expect(ErrorCodeSchema.options).toHaveLength(20);
     for (const code of [
       "REMOTE_RELAY_INVALID_INPUT",
       "REMOTE_RELAY_NOT_FOUND",
@@ -31,6 +31,7 @@ describe("error codes (§37, GAP-20/21)", () => {
       "REMOTE_RELAY_SELF",
       "REMOTE_RELAY_UNREACHABLE",
       "REMOTE_RELAY_AUTH",
+      "REMOTE_RELAY_UNAVAILABLE",
       "REMOTE_RELAY_INTERNAL",
     ]) {
       expect(ErrorCodeSchema.options).toContain(code);

@@ -1,6 +1,7 @@
 import * as tables from "./tables";
 
 export type { Database } from "./database";
+export { databaseAnswers } from "./database-answers";
 export { MIGRATIONS_FOLDER } from "./migrations-folder";
 export { openStorage } from "./open-storage";
 export { acquireDataDirLock, type DataDirLock, LOCK_FILE_NAME } from "./pid-lock";
@@ -11,6 +12,6 @@ export type {
   StorageConfig,
   StorageDriver,
 } from "./storage";
-export { createStores, type Stores } from "./stores";
+export { createStores, type StoreDeadlines, type Stores } from "./stores";
 /** The drizzle tables, for stores written outside this package and for ad-hoc queries. */
 export { tables };

@@ -8,6 +8,23 @@ import { toStorageError } from "./stores/guard";
 
 const CLOSE_TIMEOUT_SECONDS = 5;
 
+/**
+ * How long the relay waits on the database before it answers 503 (DESIGN §4): a refused or reset
+ * connection fails at once, but a frozen link never resets, so every step has a bound. The server
+ * gives up on a statement, or a transaction left idle by a client that went away, a little before
+ * the relay does, so a transaction the relay reports as failed is not committed behind its back.
+ */
+export const POSTGRES_TIMEOUTS = {
+  connectSeconds: 5,
+  statementMs: 5_000,
+  idleInTransactionMs: 5_000,
+  callMs: 6_000,
+  transactionMs: 12_000,
+  /** A connection unused this long is closed, so a pool never holds many links a cut left dead. */
+  idleSeconds: 60,
+  keepAliveSeconds: 10,
+} as const;
+
 // Postgres prints NOTICEs (e.g. "schema already exists, skipping") on every migration run.
 const quiet = { onnotice: () => {} };
 
@@ -46,12 +63,25 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
   } catch (cause) {
     throw toStorageError(`Opening the database at ${redact(config.url)}`, cause);
   }
-  const client = postgres(config.url, { ...quiet, max: config.maxConnections ?? 10 });
+  const client = postgres(config.url, {
+    ...quiet,
+    max: config.maxConnections ?? 10,
+    connect_timeout: POSTGRES_TIMEOUTS.connectSeconds,
+    idle_timeout: POSTGRES_TIMEOUTS.idleSeconds,
+    keep_alive: POSTGRES_TIMEOUTS.keepAliveSeconds,
+    connection: {
+      statement_timeout: POSTGRES_TIMEOUTS.statementMs,
+      idle_in_transaction_session_timeout: POSTGRES_TIMEOUTS.idleInTransactionMs,
+    },
+  });
   const db = drizzle({ client });
   return {
     driver: "postgres",
     db,
-    stores: createStores(db),
+    stores: createStores(db, {
+      callMs: POSTGRES_TIMEOUTS.callMs,
+      transactionMs: POSTGRES_TIMEOUTS.transactionMs,
+    }),
     close: closeOnce(() => client.end({ timeout: CLOSE_TIMEOUT_SECONDS })),
   };
 }

@@ -36,6 +36,8 @@ export function codeToStatus(code: ErrorCode): ContentfulStatusCode {
       return 501;
     case "REMOTE_RELAY_UNREACHABLE":
       return 502;
+    case "REMOTE_RELAY_UNAVAILABLE":
+      return 503;
   }
 }
 

@@ -233,7 +233,7 @@ export async function createSession(
     return { session, placement, turn };
   });
   ctx.runtime.kick(session.id);
-  const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
+  const waited = await waitForTurn(ctx, turn, call.wait_seconds);
   const noGroup = placement.warning === undefined ? "" : ` (no group: ${placement.warning})`;
   return {
     session: session.id,

@@ -73,7 +73,7 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
     return queued.turn;
   });
   ctx.runtime.kick(target.id);
-  const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
+  const waited = await waitForTurn(ctx, turn, call.wait_seconds);
   return {
     session: target.id,
     details: waited.fields.status,

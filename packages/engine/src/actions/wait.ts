@@ -50,6 +50,6 @@ export async function wait(ctx: ActionContext, call: CallOf<"wait">): Promise<Ac
     call.message_id === undefined
       ? await latestTurn(ctx, session.id)
       : await turnOfPrompt(ctx, session.id, call.message_id);
-  const waited = await waitForTurn(ctx, turn.id, call.wait_seconds);
+  const waited = await waitForTurn(ctx, turn, call.wait_seconds);
   return { session: session.id, details: waited.fields.status, fields: waited.fields, notes: waited.notes };
 }

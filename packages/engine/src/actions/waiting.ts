@@ -1,7 +1,10 @@
 import { toIso } from "@oar/core";
 import type { PendingQuestion, Reply, TurnWaitStatus } from "@oar/schema";
+import type { TurnRecord } from "../ports/session-store";
 import type { PendingQuestionView, TurnSnapshot } from "../runtime/session-runtime";
+import { isOutage } from "../runtime/until-it-lands";
 import type { ActionContext } from "./context";
+import { refuse } from "./refusal";
 
 /** What send, create_session and wait return about the prompt's turn (R-WST-05, R-WST-06, GAP-10). */
 export interface TurnResultFields {
@@ -75,13 +78,24 @@ export function cappedWait(
  */
 export async function waitForTurn(
   ctx: ActionContext,
-  turnId: string,
+  turn: TurnRecord,
   waitSeconds: number,
 ): Promise<WaitedTurn> {
   const { seconds, notes } = cappedWait(ctx, waitSeconds);
-  const snapshot =
-    seconds === 0
-      ? await ctx.runtime.snapshot(turnId)
-      : await ctx.runtime.waitForTurn(turnId, seconds * 1000, ctx.signal);
-  return { fields: turnResultFields(ctx, snapshot), notes };
+  try {
+    const snapshot =
+      seconds === 0
+        ? await ctx.runtime.snapshot(turn.id)
+        : await ctx.runtime.waitForTurn(turn.id, seconds * 1000, ctx.signal);
+    return { fields: turnResultFields(ctx, snapshot), notes };
+  } catch (error) {
+    if (!isOutage(error)) {
+      throw error;
+    }
+    // The prompt is in: a retry of the whole call would send it twice. Only waiting failed.
+    return refuse(
+      "REMOTE_RELAY_UNAVAILABLE",
+      `The relay's database stopped answering while this call waited for the reply to prompt ${turn.promptMessageId ?? turn.id} in session ${turn.sessionId}. The prompt itself is queued: call wait with that message_id once the relay answers again, do not send it again.`,
+    );
+  }
 }

@@ -41,4 +41,16 @@ export interface LeaseStore {
   }): Promise<boolean>;
   /** The last holder, expired or not. */
   getLease(name: string): Promise<Lease | null>;
+  /** The leases named `prefix…` that expired at or before `now`, oldest expiry first. */
+  listExpiredLeases(input: { readonly prefix: string; readonly now: number }): Promise<Lease[]>;
+  /**
+   * Removes a lease that expired at or before `now` and still has that token: true for the one
+   * caller that removed it (a recovery that takes over its holder's work); the old holder's
+   * renewals fail from then on. Only for leases whose name is never taken again.
+   */
+  retireLease(input: {
+    readonly name: string;
+    readonly fencingToken: number;
+    readonly now: number;
+  }): Promise<boolean>;
 }

@@ -132,10 +132,21 @@ export interface NewMessage {
   readonly createdAt: number;
 }
 
+/**
+ * The relay process that claimed a turn: its lease (DESIGN §9) and the fencing token the lease
+ * had then. A process that lost its lease can no longer end the turn.
+ */
+export interface TurnRunner {
+  readonly lease: string;
+  readonly token: number;
+}
+
 export interface TurnRecord {
   readonly id: string;
   readonly sessionId: string;
   readonly status: TurnStatus;
+  /** Who runs it: set when it is claimed; `null` while queued (and for turns of older relays). */
+  readonly runner: TurnRunner | null;
   readonly promptMessageId: string | null;
   readonly origin: TurnOrigin;
   readonly reply: string | null;
@@ -159,6 +170,11 @@ export interface FinishTurn {
   readonly reply?: string | null;
   readonly error?: string | null;
   readonly endedAt: number;
+  /**
+   * The claim's runner: when set, only a turn running under exactly this runner ends, so a
+   * process whose lease was taken over cannot end a turn another process already recovered.
+   */
+  readonly runner?: TurnRunner;
   /**
    * When set and the turn ends here with a non-empty reply, the reply is also appended as the
    * session's assistant message with this id, in the same write: no reader ever sees an ended
@@ -194,15 +210,28 @@ export interface SessionStore {
    * Starts the oldest queued turn of the session, unless one is already running there: at most
    * one turn runs per session, even with several processes claiming at once.
    */
-  claimNextTurn(input: { readonly sessionId: string; readonly now: number }): Promise<TurnRecord | null>;
+  claimNextTurn(input: {
+    readonly sessionId: string;
+    readonly now: number;
+    /** Recorded on the turn: who runs it. */
+    readonly runner?: TurnRunner;
+  }): Promise<TurnRecord | null>;
   /** Ends a queued or running turn; `null` when it had already ended (the first finisher wins). */
   finishTurn(input: FinishTurn): Promise<TurnRecord | null>;
   /** Queued and running turns, in queue order, of one session or of all. */
   listActiveTurns(options?: { readonly sessionId?: string }): Promise<TurnRecord[]>;
   /** Sessions started by that conversation with a turn queued or running (the 4-active rule, R-LOCAL-01). */
   countActiveSessionsCreatedBy(conversation: ConversationRef): Promise<number>;
-  /** On start: every turn still `running` belonged to a worker that is gone; they end as `error`. */
-  failRunningTurns(input: { readonly error: string; readonly endedAt: number }): Promise<TurnRecord[]>;
+  /**
+   * Running turns whose worker is gone end as `error`: all of them (`runner` omitted, the embedded
+   * database's one process at start), those claimed under a lease (a process that died), or
+   * (`null`) those claimed without one (by a relay before leases).
+   */
+  failRunningTurns(input: {
+    readonly error: string;
+    readonly endedAt: number;
+    readonly runner?: string | null;
+  }): Promise<TurnRecord[]>;
   /** One message of any live or deleted session; `null` for an unknown id. */
   getMessage(id: string): Promise<MessageRecord | null>;
   /** The turn a prompt message started (wait's `message_id`); `null` when none did. */

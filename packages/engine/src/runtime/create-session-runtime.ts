@@ -5,11 +5,13 @@ import { readSettings } from "../settings";
 import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
 import { createQueueDriver } from "./queue-driver";
-import { recoverAfterRestart } from "./recovery";
+import { recoverAtStart, recoverExpiredRunners, undrivenQueues } from "./recovery";
+import { createRunnerLease } from "./runner-lease";
 import { createRunningTurns } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
 import type { SessionRuntime } from "./session-runtime";
 import { createSnapshots } from "./turn-snapshot";
+import { createTurnWatch } from "./turn-watch";
 import { createTurnWaits } from "./wait-for-turn";
 import { createWorkerPool, drivenFromOutsideError, findProvider } from "./worker-pool";
 
@@ -23,6 +25,12 @@ export interface SessionRuntimeOptions {
   readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
   /** The max turn duration in seconds (R-WST-04); default: the owner setting `maxTurnSeconds`. */
   readonly maxTurnSeconds?: () => Promise<number>;
+  /**
+   * Other relay processes use the same stores (Postgres, DESIGN §9): at start only orphaned turns
+   * end, the turns of a process whose lease expired are recovered while this one runs, and waits
+   * look for turns other processes end. Default false: this process is the stores' only user.
+   */
+  readonly sharedStore?: boolean;
 }
 
 /** The session runtime of this process: turn queues, workers, waits and question cards. */
@@ -39,6 +47,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     maxTurnSeconds:
       options.maxTurnSeconds ?? (async () => (await readSettings(options.stores.settings)).maxTurnSeconds),
     isClosed: () => closed,
+    sharedStore: options.sharedStore ?? false,
+    runner: () => lease.current(),
   };
   const { sessions } = ctx.stores;
   const waiters = createWakeups();
@@ -46,8 +56,31 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
   const workers = createWorkerPool(ctx);
   const questions = createBlockingQuestions(ctx, waiters);
   const snapshots = createSnapshots(ctx, { running, questions });
-  const waits = createTurnWaits(ctx, { snapshots, waiters });
+  const waits = createTurnWaits(ctx, {
+    snapshots,
+    waiters,
+    ...(ctx.sharedStore ? { watch: createTurnWatch(ctx, waiters) } : {}),
+  });
   const queues = createQueueDriver(ctx, { running, workers, questions, waiters });
+  const kickAll = (sessionIds: readonly string[]) => {
+    for (const sessionId of sessionIds) {
+      queues.kick(sessionId);
+    }
+  };
+  const lease = createRunnerLease(ctx, {
+    lost() {
+      // Another process recovered these turns: they stop here and nothing of them is written.
+      for (const turn of running.all()) {
+        turn.stop({ kind: "lease_lost" });
+      }
+    },
+    async beat() {
+      const recovered = await recoverExpiredRunners(ctx, lease.current()?.lease);
+      kickAll(recovered);
+      // A queue whose process died, or whose kick was lost, is driven from here.
+      kickAll(await undrivenQueues(ctx));
+    },
+  });
 
   const queuePrompt: SessionRuntime["queuePrompt"] = async (
     stores,
@@ -134,15 +167,17 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     answerQuestion: (questionId, answer) => questions.answer(questionId, answer),
 
     async start() {
-      // Recovery ends every `running` row: it runs once, before this process runs turns of its own.
+      // Recovery runs once, before this process runs turns of its own.
       if (started) {
         return;
       }
       started = true;
-      const queued = await recoverAfterRestart(ctx);
-      for (const sessionId of queued) {
-        queues.kick(sessionId);
+      await recoverAtStart(ctx);
+      await lease.start();
+      if (ctx.sharedStore) {
+        kickAll(await recoverExpiredRunners(ctx, lease.current()?.lease));
       }
+      kickAll(await undrivenQueues(ctx));
     },
 
     async close() {
@@ -156,6 +191,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
       await waits.endAll();
       await workers.closeAll();
       await queues.drained();
+      // Last: another process may recover the turns left running from now on.
+      await lease.close();
     },
   };
 }

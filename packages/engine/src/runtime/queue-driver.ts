@@ -5,9 +5,15 @@ import type { BlockingQuestions } from "./blocking-questions";
 import type { RunningTurn, RunningTurns } from "./running-turns";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
 import { runTurn } from "./turn-runner";
+import { untilItLands } from "./until-it-lands";
 import type { WorkerPool } from "./worker-pool";
 
 export const SESSION_GONE_MESSAGE = "The session no longer exists.";
+
+/** A provider's text as a text column takes it: Postgres stores no NUL character. */
+export function storableText(text: string): string {
+  return text.replaceAll("\u0000", "\uFFFD");
+}
 
 /** One queue per session, one turn at a time: claims the session's turns in order and runs them. */
 export interface QueueDriver {
@@ -33,40 +39,74 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
   const { sessions } = ctx.stores;
   const queues = new Map<string, Queue>();
 
+  /**
+   * Ends the turn with its reply message, its question cards and its session's state in one
+   * change, retried while the database does not answer: a turn that ends during an outage is
+   * written once the database is back, and the session's queue goes on. Under a lease, only the
+   * runner that claimed it ends it (DESIGN §9).
+   */
   const finish = async (record: TurnRecord, outcome: TurnOutcome, turn?: RunningTurn) => {
     const endedAt = ctx.clock.now();
     const reply = outcome.status === "done" ? outcome.reply : (outcome.reply ?? turn?.text ?? "");
-    // The turn's end and its reply message are one write (see FinishTurn.replyMessageId).
-    await sessions.finishTurn({
-      turnId: record.id,
-      status: outcome.status,
-      reply: outcome.status === "done" || reply !== "" ? reply : null,
-      error: outcome.status === "error" ? outcome.error : null,
-      endedAt,
-      replyMessageId: ctx.ids.next("message"),
-    });
-    await parts.questions.endOfTurn(record.id);
-  };
-
-  const settleSessionState = async (sessionId: string) => {
-    const active = await sessions.listActiveTurns({ sessionId });
-    if (active.length === 0) {
-      await sessions.updateSession(sessionId, { state: "idle" });
+    const replyMessageId = ctx.ids.next("message");
+    const end = (ending: { reply: string | null; error: string | null }) =>
+      untilItLands(ctx, "ending a turn", () =>
+        ctx.stores.transaction(async (stores) => {
+          const ended = await stores.sessions.finishTurn({
+            turnId: record.id,
+            status: outcome.status,
+            ...ending,
+            endedAt,
+            replyMessageId,
+            ...(record.runner === null ? {} : { runner: record.runner }),
+          });
+          if (!ended) {
+            return;
+          }
+          await stores.questions.endBlockingQuestionsOfTurn({ turnId: record.id, at: endedAt });
+          if ((await stores.sessions.listActiveTurns({ sessionId: record.sessionId })).length === 0) {
+            await stores.sessions.updateSession(record.sessionId, { state: "idle" });
+          }
+        }),
+      );
+    try {
+      await end({
+        reply: outcome.status === "done" || reply !== "" ? storableText(reply) : null,
+        error: outcome.status === "error" ? storableText(outcome.error) : null,
+      });
+    } catch (error) {
+      // The reply itself could not be stored: the turn still ends, saying why.
+      ctx.logger.error("A turn's end could not be written; it ends without its reply.", {
+        turn: record.id,
+        error: errorMessage(error),
+      });
+      await end({ reply: null, error: `The turn's reply could not be stored: ${errorMessage(error)}` });
     }
   };
 
   const outcomeOf = async (record: TurnRecord, turn: RunningTurn): Promise<TurnOutcome | null> => {
     try {
-      const session = await sessions.getSession(record.sessionId);
+      // The turn is claimed: an outage now delays it, it does not fail it.
+      const found = await untilItLands(ctx, "starting a turn", async () => ({
+        session: await sessions.getSession(record.sessionId),
+        prompt: record.promptMessageId === null ? null : await sessions.getMessage(record.promptMessageId),
+      }));
+      if (found === undefined) {
+        return null;
+      }
+      const { session } = found;
       if (!session) {
         return { status: "error", error: SESSION_GONE_MESSAGE };
       }
       turn.setModel(session.model);
-      await sessions.updateSession(session.id, { state: "running_turn" });
-      const prompt =
-        record.promptMessageId === null
-          ? ""
-          : ((await sessions.getMessage(record.promptMessageId))?.text ?? "");
+      // The state is a display hint: a failure to write it must not fail the turn.
+      await sessions.updateSession(session.id, { state: "running_turn" }).catch((error: unknown) =>
+        ctx.logger.warn("A session's state could not be written.", {
+          session: session.id,
+          error: errorMessage(error),
+        }),
+      );
+      const prompt = found.prompt?.text ?? "";
       return await runTurn(ctx, {
         turn,
         worker: parts.workers.acquire(session),
@@ -95,7 +135,6 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
         return;
       }
       await finish(record, outcome, turn);
-      await settleSessionState(record.sessionId);
     } finally {
       parts.running.end(turn);
     }
@@ -110,7 +149,14 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
           if (ctx.isClosed()) {
             return;
           }
-          const record = await sessions.claimNextTurn({ sessionId, now: ctx.clock.now() });
+          const runner = ctx.runner();
+          // Without a lease (this process lost its own and seeks another) nothing is claimed.
+          const record =
+            runner === undefined
+              ? null
+              : await untilItLands(ctx, "claiming a turn", () =>
+                  sessions.claimNextTurn({ sessionId, now: ctx.clock.now(), runner }),
+                );
           if (!record) {
             break;
           }

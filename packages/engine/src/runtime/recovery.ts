@@ -1,29 +1,92 @@
+import type { EngineStores } from "../engine";
+import type { TurnRecord } from "../ports/session-store";
+import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
 
 export const RELAY_RESTARTED_MESSAGE = "The relay restarted while this turn was running.";
+export const RUNNER_GONE_MESSAGE =
+  "The relay process running this turn stopped answering (killed or cut off); its turn ended.";
 
 /**
- * On start, the turns still `running` belonged to a process that is gone: they end as `error`,
- * their question cards end, and the sessions' state says what runs now. Returns the sessions
- * with queued turns, whose queues the caller starts.
+ * Ends turns whose worker is gone, in one change with their question cards and the state of
+ * their sessions (idle unless a turn is still queued there).
  */
-export async function recoverAfterRestart(ctx: RuntimeContext): Promise<string[]> {
-  const { sessions, questions } = ctx.stores;
-  const now = ctx.clock.now();
-  const failed = await sessions.failRunningTurns({ error: RELAY_RESTARTED_MESSAGE, endedAt: now });
+async function failTurns(
+  stores: EngineStores,
+  select: Parameters<EngineStores["sessions"]["failRunningTurns"]>[0],
+): Promise<TurnRecord[]> {
+  const failed = await stores.sessions.failRunningTurns(select);
   for (const turn of failed) {
-    await questions.endBlockingQuestionsOfTurn({ turnId: turn.id, at: now });
+    await stores.questions.endBlockingQuestionsOfTurn({ turnId: turn.id, at: select.endedAt });
   }
-  const active = await sessions.listActiveTurns();
-  const queued = [...new Set(active.map((turn) => turn.sessionId))];
-  // A session left `running_turn` by a crash is idle until its queue claims its next turn.
-  const stale = (await sessions.listSessions({ scope: "all" }))
-    .filter((session) => session.state === "running_turn")
-    .map((session) => session.id);
-  for (const sessionId of new Set([...failed.map((turn) => turn.sessionId), ...stale])) {
-    if (!queued.includes(sessionId)) {
-      await sessions.updateSession(sessionId, { state: "idle" });
+  for (const sessionId of new Set(failed.map((turn) => turn.sessionId))) {
+    if ((await stores.sessions.listActiveTurns({ sessionId })).length === 0) {
+      await stores.sessions.updateSession(sessionId, { state: "idle" });
     }
   }
-  return queued;
+  return failed;
+}
+
+/**
+ * On start. With the stores to itself (the embedded database is locked to one process), every
+ * turn still `running` belonged to the process before, and sessions it left `running_turn` are
+ * idle. With stores shared by other processes (DESIGN §9), only turns claimed without a lease (by
+ * a relay before leases) are known to be orphans; the rest wait for their runner's lease to expire.
+ */
+export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.stores.transaction(async (stores) => {
+    if (ctx.sharedStore) {
+      await failTurns(stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now, runner: null });
+      return;
+    }
+    await failTurns(stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now });
+    const stale = (await stores.sessions.listSessions({ scope: "all" })).filter(
+      (session) => session.state === "running_turn",
+    );
+    for (const session of stale) {
+      if ((await stores.sessions.listActiveTurns({ sessionId: session.id })).length === 0) {
+        await stores.sessions.updateSession(session.id, { state: "idle" });
+      }
+    }
+  });
+}
+
+/**
+ * The turns of relay processes whose lease expired end as `error`. Each lease is retired and its
+ * turns failed in one change, by exactly one process (the one whose retirement succeeds), and
+ * the old holder can no longer renew it. Returns the sessions whose turns ended.
+ */
+export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | undefined): Promise<string[]> {
+  const now = ctx.clock.now();
+  const expired = await ctx.stores.leases.listExpiredLeases({ prefix: RUNNER_LEASE_PREFIX, now });
+  const sessions = new Set<string>();
+  for (const lease of expired) {
+    if (lease.name === own) {
+      continue;
+    }
+    const failed = await ctx.stores.transaction(async (stores) => {
+      if (!(await stores.leases.retireLease({ name: lease.name, fencingToken: lease.fencingToken, now }))) {
+        return [];
+      }
+      return failTurns(stores, { error: RUNNER_GONE_MESSAGE, endedAt: now, runner: lease.name });
+    });
+    if (failed.length > 0) {
+      ctx.logger.warn("Recovered the turns of a relay process that stopped answering.", {
+        lease: lease.name,
+        turns: failed.length,
+      });
+    }
+    for (const turn of failed) {
+      sessions.add(turn.sessionId);
+    }
+  }
+  return [...sessions];
+}
+
+/** Sessions with a queued turn and none running: their queues wait for someone to drive them. */
+export async function undrivenQueues(ctx: RuntimeContext): Promise<string[]> {
+  const active = await ctx.stores.sessions.listActiveTurns();
+  const running = new Set(active.filter((turn) => turn.status === "running").map((turn) => turn.sessionId));
+  return [...new Set(active.filter((turn) => !running.has(turn.sessionId)).map((turn) => turn.sessionId))];
 }

@@ -3,7 +3,9 @@ export type StopReason =
   | { readonly kind: "stop" }
   | { readonly kind: "kill" }
   | { readonly kind: "timeout"; readonly seconds: number }
-  | { readonly kind: "shutdown" };
+  | { readonly kind: "shutdown" }
+  /** This process lost its lease: another one recovered the turn, so nothing is written here. */
+  | { readonly kind: "lease_lost" };
 
 /** A turn running in this process: its in-flight text and the switch that stops it. */
 export interface RunningTurn {

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
 import type { EngineStores } from "../engine";
 import type { Provider } from "../ports/provider";
+import type { TurnRunner } from "../ports/session-store";
 
 /** What every part of the runtime works with: the options, resolved. */
 export interface RuntimeContext {
@@ -11,6 +12,10 @@ export interface RuntimeContext {
   readonly logger: Logger;
   readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
   readonly maxTurnSeconds: () => Promise<number>;
+  /** Other relay processes use the same stores (DESIGN §9): recover by lease, poll for their changes. */
+  readonly sharedStore: boolean;
+  /** The lease turns are claimed under now (undefined while this process seeks a new one). */
+  readonly runner: () => TurnRunner | undefined;
   /** After close() nothing is written any more: the stores' owner closes them next. */
   readonly isClosed: () => boolean;
 }

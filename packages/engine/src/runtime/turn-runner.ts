@@ -7,7 +7,10 @@ export function maxTurnDurationMessage(seconds: number): string {
   return `The turn ran longer than the relay's max turn duration (${seconds} s) and was stopped.`;
 }
 
-/** The outcome of a turn cut short; `null` at shutdown, when the row is left for the next start. */
+/**
+ * The outcome of a turn cut short; `null` when nothing may be written: at shutdown the row is
+ * left for the next start, and a lost lease means another process already ended it.
+ */
 function outcomeOfStop(reason: StopReason, partial: string): TurnOutcome | null {
   const reply = partial === "" ? {} : { reply: partial };
   switch (reason.kind) {
@@ -17,6 +20,7 @@ function outcomeOfStop(reason: StopReason, partial: string): TurnOutcome | null 
     case "timeout":
       return { status: "error", error: maxTurnDurationMessage(reason.seconds), ...reply };
     case "shutdown":
+    case "lease_lost":
       return null;
   }
 }

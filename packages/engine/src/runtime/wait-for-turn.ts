@@ -2,6 +2,8 @@ import type { Wakeups } from "../wakeups";
 import type { RuntimeContext } from "./runtime-context";
 import type { TurnSnapshot } from "./session-runtime";
 import { isWaitOver, type Snapshots } from "./turn-snapshot";
+import type { WatchTurn } from "./turn-watch";
+import { isOutage } from "./until-it-lands";
 
 // Node fires a longer timer at once; no wait is that long (the longest wait is capped far below).
 const MAX_TIMER_MS = 2_147_483_647;
@@ -18,7 +20,12 @@ export interface TurnWaits {
  */
 export function createTurnWaits(
   ctx: RuntimeContext,
-  parts: { readonly snapshots: Snapshots; readonly waiters: Wakeups },
+  parts: {
+    readonly snapshots: Snapshots;
+    readonly waiters: Wakeups;
+    /** Set when other relay processes share the stores: their changes are looked for too. */
+    readonly watch?: WatchTurn;
+  },
 ): TurnWaits {
   const open = new Set<() => Promise<void>>();
 
@@ -27,10 +34,12 @@ export function createTurnWaits(
       return new Promise<TurnSnapshot>((resolve, reject) => {
         let settled = false;
         let removeWake = () => {};
+        let unwatch = () => {};
         let timer: ReturnType<typeof ctx.clock.setTimeout> | undefined;
         const cleanup = () => {
           settled = true;
           removeWake();
+          unwatch();
           if (timer !== undefined) {
             ctx.clock.clearTimeout(timer);
           }
@@ -45,7 +54,8 @@ export function createTurnWaits(
               resolve(snapshot);
             }
           } catch (error) {
-            if (!settled) {
+            // While the database does not answer the wait goes on; it fails only when it ends.
+            if (!settled && (force || !isOutage(error))) {
               cleanup();
               reject(error);
             }
@@ -56,6 +66,7 @@ export function createTurnWaits(
 
         // The wake-up is registered before the first look, so an end between the two is not missed.
         removeWake = parts.waiters.add(turnId, () => void look(false));
+        unwatch = parts.watch?.(turnId) ?? unwatch;
         open.add(endNow);
         if (ms <= 0 || signal?.aborted) {
           void look(true);

@@ -18,13 +18,21 @@ export class InjectedStoreFailure extends Error {
 
 /**
  * The stores with one method failing while `failing()` says so, inside transactions too: how a
- * test fails the last write of a verb and checks that the earlier ones were undone.
+ * test fails the last write of a verb and checks that the earlier ones were undone, or makes the
+ * database "go away" for a while (an `error` of code REMOTE_RELAY_UNAVAILABLE).
  */
 export function withFailingMethod(
   stores: EngineStores,
   method: StoreMethod,
-  failing: () => boolean = () => true,
+  options: {
+    /** Whether the method fails on this call; default always. */
+    readonly failing?: () => boolean;
+    /** What it rejects with; default an InjectedStoreFailure. */
+    readonly error?: () => Error;
+  } = {},
 ): EngineStores {
+  const failing = options.failing ?? (() => true);
+  const error = options.error ?? (() => new InjectedStoreFailure(method));
   const [port, name] = method.split(".") as [Exclude<keyof EngineStores, "transaction">, string];
   const wrap = (inner: EngineStores): EngineStores => {
     const store = inner[port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -34,8 +42,7 @@ export function withFailingMethod(
     }
     const replaced = {
       ...store,
-      [name]: (...args: unknown[]) =>
-        failing() ? Promise.reject(new InjectedStoreFailure(method)) : original.apply(store, args),
+      [name]: (...args: unknown[]) => (failing() ? Promise.reject(error()) : original.apply(store, args)),
     };
     return {
       ...inner,

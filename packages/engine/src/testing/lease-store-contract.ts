@@ -120,6 +120,35 @@ export function runLeaseStoreContract(setup: ContractSetup<ContractFixture<Lease
       expect(other.owner).toBe("relay-b");
     });
 
+    it("lists the expired leases of a prefix, oldest expiry first", async () => {
+      await acquired("a", T0, "runner:a");
+      await acquired("b", T0 + 10, "runner:b");
+      await acquired("c", T0 + 20, "runner:c");
+      await acquired("x", T0, "poller_1");
+      const expired = await store().listExpiredLeases({ prefix: "runner:", now: T0 + TTL + 10 });
+      expect(expired.map((lease) => lease.name)).toEqual(["runner:a", "runner:b"]);
+      expect(await store().listExpiredLeases({ prefix: "runner_", now: T0 + TTL * 2 })).toEqual([]);
+    });
+
+    it("retires an expired lease once; its holder can no longer renew it", async () => {
+      const lease = await acquired("relay-a", T0, "runner:a");
+      const retire = (now: number, fencingToken = lease.fencingToken) =>
+        store().retireLease({ name: "runner:a", fencingToken, now });
+      expect(await retire(T0 + TTL - 1)).toBe(false);
+      expect(await retire(T0 + TTL, lease.fencingToken + 1)).toBe(false);
+      const tries = await Promise.all([retire(T0 + TTL), retire(T0 + TTL), retire(T0 + TTL)]);
+      expect(tries.filter(Boolean)).toHaveLength(1);
+      expect(await store().getLease("runner:a")).toBeNull();
+      const renewed = await store().renewLease({
+        name: "runner:a",
+        owner: "relay-a",
+        fencingToken: lease.fencingToken,
+        ttlMs: TTL,
+        now: T0 + TTL + 1,
+      });
+      expect(renewed.ok).toBe(false);
+    });
+
     it("gives a contended lease to exactly one owner", async () => {
       const owners = ["relay-a", "relay-b", "relay-c", "relay-d", "relay-e"];
       const results = await Promise.all(

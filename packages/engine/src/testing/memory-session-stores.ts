@@ -8,6 +8,7 @@ import type {
   SessionRecord,
   SessionStore,
   TurnRecord,
+  TurnRunner,
 } from "../ports/session-store";
 
 interface MemorySession extends SessionRecord {
@@ -19,6 +20,12 @@ interface MemoryGroup extends GroupRecord {
 }
 
 const ACTIVE_TURN = new Set(["queued", "running"]);
+
+function runBy(turn: TurnRecord, runner: TurnRunner): boolean {
+  return (
+    turn.status === "running" && turn.runner?.lease === runner.lease && turn.runner.token === runner.token
+  );
+}
 
 function sameConversation(a: ConversationRef | null, b: ConversationRef): boolean {
   return a !== null && a.relay === b.relay && a.session === b.session;
@@ -153,6 +160,7 @@ export function createMemorySessionStores(): {
         id: input.id,
         sessionId: input.sessionId,
         status: "queued",
+        runner: null,
         promptMessageId: input.promptMessageId ?? null,
         origin: input.origin,
         reply: null,
@@ -167,19 +175,19 @@ export function createMemorySessionStores(): {
     async getTurn(id) {
       return turns.get(id) ?? null;
     },
-    async claimNextTurn({ sessionId, now }) {
+    async claimNextTurn({ sessionId, now, runner }) {
       const ofSession = [...turns.values()].filter((t) => t.sessionId === sessionId);
       const next = ofSession.find((t) => t.status === "queued");
       if (!next || ofSession.some((t) => t.status === "running")) {
         return null;
       }
-      const claimed: TurnRecord = { ...next, status: "running", startedAt: now };
+      const claimed: TurnRecord = { ...next, status: "running", startedAt: now, runner: runner ?? null };
       turns.set(claimed.id, claimed);
       return claimed;
     },
-    async finishTurn({ turnId, status, reply, error, endedAt, replyMessageId }) {
+    async finishTurn({ turnId, status, reply, error, endedAt, replyMessageId, runner }) {
       const turn = turns.get(turnId);
-      if (!turn || !ACTIVE_TURN.has(turn.status)) {
+      if (!turn || !ACTIVE_TURN.has(turn.status) || (runner !== undefined && !runBy(turn, runner))) {
         return null;
       }
       const finished: TurnRecord = { ...turn, status, reply: reply ?? null, error: error ?? null, endedAt };
@@ -209,10 +217,10 @@ export function createMemorySessionStores(): {
         (s) => s.deletedAt === null && sameConversation(s.createdBy, conversation) && busy.has(s.id),
       ).length;
     },
-    async failRunningTurns({ error, endedAt }) {
+    async failRunningTurns({ error, endedAt, runner }) {
       const failed: TurnRecord[] = [];
       for (const turn of turns.values()) {
-        if (turn.status === "running") {
+        if (turn.status === "running" && (runner === undefined || (turn.runner?.lease ?? null) === runner)) {
           const record: TurnRecord = { ...turn, status: "error", error, endedAt };
           turns.set(turn.id, record);
           failed.push(record);

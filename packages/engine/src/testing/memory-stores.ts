@@ -112,5 +112,17 @@ export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
     async getLease(name) {
       return leases.get(name) ?? null;
     },
+    async listExpiredLeases({ prefix, now }) {
+      return [...leases.values()]
+        .filter((lease) => lease.name.startsWith(prefix) && lease.expiresAt <= now)
+        .sort((a, b) => a.expiresAt - b.expiresAt);
+    },
+    async retireLease({ name, fencingToken, now }) {
+      const current = leases.get(name);
+      if (!current || current.fencingToken !== fencingToken || current.expiresAt > now) {
+        return false;
+      }
+      return leases.delete(name);
+    },
   };
 }

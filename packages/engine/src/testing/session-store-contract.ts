@@ -211,6 +211,7 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
           id: "trn_1",
           sessionId: "ses_1",
           status: "queued",
+          runner: null,
           promptMessageId: "msg_1",
           origin: { kind: "agent", provenance, mode: "ask" },
           reply: null,
@@ -414,6 +415,38 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
         expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 3000 })).toMatchObject({
           id: "trn_2",
         });
+      });
+
+      it("DESIGN §9: records who claimed a turn; only that runner, with that token, ends it", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        const runner = { lease: "runner:run_a", token: 3 };
+        expect(await store().claimNextTurn({ sessionId: "ses_1", now: T0, runner })).toMatchObject({
+          status: "running",
+          runner,
+        });
+        const end = (by: { lease: string; token: number }) =>
+          store().finishTurn({ turnId: "trn_1", status: "done", reply: "ok", endedAt: T0 + 1, runner: by });
+        expect(await end({ lease: "runner:run_b", token: 3 })).toBeNull();
+        expect(await end({ lease: "runner:run_a", token: 2 })).toBeNull();
+        expect(await store().getTurn("trn_1")).toMatchObject({ status: "running", runner });
+        expect(await end(runner)).toMatchObject({ status: "done", reply: "ok", runner });
+        expect(await end(runner)).toBeNull();
+      });
+
+      it("DESIGN §9: fails the running turns of one runner, or those claimed without one, and no other", async () => {
+        for (const id of ["ses_a", "ses_b", "ses_c"]) {
+          await store().createSession(newSession(id));
+          await store().enqueueTurn(newTurn(`trn_${id}`, id));
+        }
+        await store().claimNextTurn({ sessionId: "ses_a", now: T0, runner: { lease: "runner:a", token: 1 } });
+        await store().claimNextTurn({ sessionId: "ses_b", now: T0, runner: { lease: "runner:b", token: 1 } });
+        await store().claimNextTurn({ sessionId: "ses_c", now: T0 });
+        const gone = await store().failRunningTurns({ error: "gone", endedAt: T0 + 1, runner: "runner:a" });
+        expect(ids(gone)).toEqual(["trn_ses_a"]);
+        const unclaimed = await store().failRunningTurns({ error: "old", endedAt: T0 + 1, runner: null });
+        expect(ids(unclaimed)).toEqual(["trn_ses_c"]);
+        expect(await store().getTurn("trn_ses_b")).toMatchObject({ status: "running" });
       });
 
       it("reads one message by id", async () => {

@@ -25,7 +25,7 @@ export interface OwnerHarnessOptions {
 }
 
 /** The owner API over memory stores, the test provider, a session runtime and a FakeClock. */
-export function ownerHarness(options: OwnerHarnessOptions = {}) {
+export async function ownerHarness(options: OwnerHarnessOptions = {}) {
   const clock = new FakeClock(T0);
   const ids = createSequentialIdGenerator();
   const stores = createMemoryEngineStores();
@@ -43,6 +43,7 @@ export function ownerHarness(options: OwnerHarnessOptions = {}) {
     }),
   });
   onTestFinished(() => runtime.close());
+  await runtime.start();
   const deps: EngineDeps = {
     stores,
     providers,

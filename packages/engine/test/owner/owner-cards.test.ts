@@ -3,7 +3,7 @@ import { ownerHarness, refusal, settle } from "./harness";
 
 describe("owner API: blocking question cards (DESIGN §4 /cards, R-RSES-02)", () => {
   it("lists the pending card and an answer lets the turn go on", async () => {
-    const { owner, turnEnd } = ownerHarness();
+    const { owner, turnEnd } = await ownerHarness();
     const created = await owner.createSession({ text: "ask: Merge now? | Yes | No" });
     await settle();
     const [card] = await owner.listCards({ status: "pending" });
@@ -23,7 +23,7 @@ describe("owner API: blocking question cards (DESIGN §4 /cards, R-RSES-02)", ()
   });
 
   it("takes a free answer", async () => {
-    const { owner, turnEnd } = ownerHarness();
+    const { owner, turnEnd } = await ownerHarness();
     const created = await owner.createSession({ text: "ask: Which branch?" });
     await settle();
     const [card] = await owner.listCards();
@@ -32,7 +32,7 @@ describe("owner API: blocking question cards (DESIGN §4 /cards, R-RSES-02)", ()
   });
 
   it("refuses an approval body, choices the card does not offer, a second answer, and unknown ids", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     await owner.createSession({ text: "ask: Merge now? | Yes | No" });
     await settle();
     const [card] = await owner.listCards();
@@ -48,7 +48,7 @@ describe("owner API: blocking question cards (DESIGN §4 /cards, R-RSES-02)", ()
   });
 
   it("a card whose turn was stopped is ended and cannot be answered", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const created = await owner.createSession({ text: "ask: Continue? | Yes" });
     await settle();
     await owner.killSession(created.id);
@@ -60,7 +60,7 @@ describe("owner API: blocking question cards (DESIGN §4 /cards, R-RSES-02)", ()
 
 describe("owner API: settings (DESIGN §4 /settings, GAP-02, R-WST-02)", () => {
   it("reads the defaults and keeps a patch", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     expect((await owner.getSettings()).agentSessions).toEqual({ enabled: true, longestWaitSeconds: 600 });
     const patched = await owner.patchSettings({ agentSessions: { enabled: false } });
     expect(patched.agentSessions).toEqual({ enabled: false, longestWaitSeconds: 600 });

@@ -15,7 +15,7 @@ const FOLDERS = fakeFolders({
 
 describe("owner API: folders stay inside the owner's roots (DESIGN §7, R-UPD-21)", () => {
   it("POST /sessions: `..`, a symlink escape and a prefix trick are refused with the spec's wording; nothing is created", async () => {
-    const { owner } = ownerHarness({ allowedRoots: ["/tmp", "/srv/app"], folders: FOLDERS });
+    const { owner } = await ownerHarness({ allowedRoots: ["/tmp", "/srv/app"], folders: FOLDERS });
     const dotdot = await refusal(
       owner.createSession({ cwd: "/tmp/../../etc" }),
       "REMOTE_RELAY_INVALID_INPUT",
@@ -33,7 +33,7 @@ describe("owner API: folders stay inside the owner's roots (DESIGN §7, R-UPD-21
   });
 
   it("POST /sessions: the stored folder is the real path; the default is the first root's real path", async () => {
-    const { owner } = ownerHarness({ allowedRoots: ["/home/me/work", "/srv/app"], folders: FOLDERS });
+    const { owner } = await ownerHarness({ allowedRoots: ["/home/me/work", "/srv/app"], folders: FOLDERS });
     expect((await owner.createSession({})).cwd).toBe("/data/work");
     expect((await owner.createSession({ cwd: "/srv/app/current/logs" })).cwd).toBe(
       "/srv/app/releases/7/logs",
@@ -42,7 +42,7 @@ describe("owner API: folders stay inside the owner's roots (DESIGN §7, R-UPD-21
   });
 
   it("PATCH /sessions/:id: an outside folder is refused and nothing is changed", async () => {
-    const { owner } = ownerHarness({ allowedRoots: ["/srv/app"], folders: FOLDERS });
+    const { owner } = await ownerHarness({ allowedRoots: ["/srv/app"], folders: FOLDERS });
     const created = await owner.createSession({ cwd: "/srv/app/src", title: "Shop" });
     for (const cwd of ["/srv/app/out", "/srv/app2", "/srv/app/../app2/x"]) {
       const error = await refusal(
@@ -61,7 +61,7 @@ describe("owner API: folders stay inside the owner's roots (DESIGN §7, R-UPD-21
 
 describe("owner settings show the allowed roots (DESIGN §4)", () => {
   it("GET and PATCH /settings show the roots as real paths, without repeats; they are never stored", async () => {
-    const { owner, stores } = ownerHarness({
+    const { owner, stores } = await ownerHarness({
       allowedRoots: ["/home/me/work", "/srv/app/./", "/data/work", "/srv/app"],
       folders: FOLDERS,
     });

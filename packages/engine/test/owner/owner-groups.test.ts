@@ -3,7 +3,7 @@ import { ownerHarness, refusal } from "./harness";
 
 describe("owner API: groups (DESIGN §4 /groups, R-CGRP-10)", () => {
   it("creates an owner group with its sessions, the first as head", async () => {
-    const { owner, stores } = ownerHarness();
+    const { owner, stores } = await ownerHarness();
     const a = await owner.createSession({ title: "A" });
     const b = await owner.createSession({ title: "B" });
     const group = await owner.createGroup({ name: " Release 2.4 ", sessions: [a.id, b.id, a.id] });
@@ -14,13 +14,13 @@ describe("owner API: groups (DESIGN §4 /groups, R-CGRP-10)", () => {
   });
 
   it("refuses an unknown session and creates no group", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     await refusal(owner.createGroup({ name: "Ghosts", sessions: ["ses_missing"] }), "REMOTE_RELAY_NOT_FOUND");
     expect(await owner.listGroups()).toEqual([]);
   });
 
   it("R-UPD-17: lists empty owner groups, which stay when their last session leaves", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const empty = await owner.createGroup({ name: "Later" });
     const session = await owner.createSession({ group: empty.id });
     await owner.patchSession(session.id, { group: null });
@@ -30,7 +30,7 @@ describe("owner API: groups (DESIGN §4 /groups, R-CGRP-10)", () => {
   });
 
   it("renames and dissolves; its sessions leave it; unknown ids are REMOTE_RELAY_NOT_FOUND", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const group = await owner.createGroup({ name: "Old" });
     const session = await owner.createSession({ group: "old" });
     expect((await owner.renameGroup(group.id, "New")).name).toBe("New");

@@ -21,7 +21,7 @@ const BAD_ADDRESSES: readonly (readonly [url: string, says: string])[] = [
 
 describe("createPeer and patchPeer check the address themselves (R-HOP-06, DESIGN §7)", () => {
   it.each(BAD_ADDRESSES)("createPeer(%s) is refused naming url, and nothing is paired", async (url, says) => {
-    const { owner, stores } = ownerHarness();
+    const { owner, stores } = await ownerHarness();
     const error = await refusal(
       owner.createPeer({ name: "build-box", url, token: TOKEN, level: "full" }),
       "REMOTE_RELAY_INVALID_INPUT",
@@ -35,7 +35,7 @@ describe("createPeer and patchPeer check the address themselves (R-HOP-06, DESIG
   it.each(BAD_ADDRESSES)(
     "patchPeer to %s is refused naming url, and the pairing is unchanged",
     async (url, says) => {
-      const { owner, stores } = ownerHarness();
+      const { owner, stores } = await ownerHarness();
       await owner.createPeer({
         name: "build-box",
         url: "https://build-box.example.com",
@@ -55,7 +55,7 @@ describe("createPeer and patchPeer check the address themselves (R-HOP-06, DESIG
   );
 
   it("loopback and private plain http, and any https, are paired", async () => {
-    const { owner, stores } = ownerHarness();
+    const { owner, stores } = await ownerHarness();
     const urls = [
       "http://127.0.0.1:8787",
       "http://localhost:8787",
@@ -78,7 +78,7 @@ describe("a pairing stored with credentials (older data) never shows them (DESIG
   const SHOWN = "https://build-box.example.com:8443/relay";
 
   it("not in the owner's listPeers, nor in what patchPeer returns", async () => {
-    const { owner, stores, clock } = ownerHarness();
+    const { owner, stores, clock } = await ownerHarness();
     await stores.peers.createPeer({
       id: "peer_old",
       name: "build-box",

@@ -4,7 +4,7 @@ import { outsideProvider, ownerHarness, refusal, settle } from "./harness";
 
 describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   it("starts on the test provider's default model in agent mode when nothing is named", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const session = await owner.createSession({});
     expect(session).toMatchObject({
       provider: "test",
@@ -33,7 +33,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
         models: [{ id: "script-1", default: true }, { id: "script-2" }],
       },
     });
-    const { owner } = ownerHarness({ extraProviders: [script] });
+    const { owner } = await ownerHarness({ extraProviders: [script] });
     expect(await owner.createSession({})).toMatchObject({ provider: "script", model: "script-1" });
     expect(await owner.createSession({ provider: "test", model: "test-2" })).toMatchObject({
       provider: "test",
@@ -42,7 +42,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("makes `text` the first user message and runs its turn", async () => {
-    const { owner, turnEnd } = ownerHarness();
+    const { owner, turnEnd } = await ownerHarness();
     const created = await owner.createSession({ text: "hello there", title: "Greeter", mode: "plan" });
     expect(created.title).toBe("Greeter");
     expect(created.mode).toBe("plan");
@@ -61,7 +61,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("names an untitled session after the first line of its text", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const created = await owner.createSession({ text: "\n  Review the parser  \nthen report" });
     expect(created.title).toBe("Review the parser");
     const long = await owner.createSession({ text: "x".repeat(100) });
@@ -69,7 +69,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("R-MDL-02/03: refuses an unknown model with suggestions and the valid ids, creating nothing", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const error = await refusal(
       owner.createSession({ model: "test-3", text: "hi" }),
       "REMOTE_RELAY_UNKNOWN_MODEL",
@@ -82,7 +82,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("refuses a provider the relay does not offer, creating nothing", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const error = await refusal(
       owner.createSession({ provider: "nope" }),
       "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
@@ -92,7 +92,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("DESIGN §7: keeps cwd under the allowed roots, defaulting to the first", async () => {
-    const { owner } = ownerHarness({ allowedRoots: ["/home/dev/projects", "/srv/work"] });
+    const { owner } = await ownerHarness({ allowedRoots: ["/home/dev/projects", "/srv/work"] });
     expect((await owner.createSession({})).cwd).toBe("/home/dev/projects");
     expect((await owner.createSession({ cwd: "/srv/work/shop/./server/" })).cwd).toBe(
       "/srv/work/shop/server",
@@ -107,7 +107,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("R-CGRP-03: places the session into a group named by id or by name in any case", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const group = await owner.createGroup({ name: "Release 2.4" });
     const byName = await owner.createSession({ group: "release 2.4" });
     const byId = await owner.createSession({ group: group.id });
@@ -116,7 +116,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
   });
 
   it("R-CGRP-07: an unknown or ambiguous group is REMOTE_RELAY_UNKNOWN_GROUP listing the groups; nothing is created", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const first = await owner.createGroup({ name: "Release" });
     const second = await owner.createGroup({ name: "release" });
     const unknown = await refusal(owner.createSession({ group: "Relase" }), "REMOTE_RELAY_UNKNOWN_GROUP");
@@ -134,7 +134,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
     expect(await owner.listSessions({ scope: "all" })).toEqual([]);
   });
   it("R-CGRP-07: lists at most 20 groups in the refusal, with groupsTotal", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     for (let i = 1; i <= 22; i++) {
       await owner.createGroup({ name: `Group ${i}` });
     }
@@ -147,7 +147,7 @@ describe("owner API: creating sessions (DESIGN §4 POST /sessions)", () => {
 
 describe("owner API: reading sessions (DESIGN §4 GET /sessions)", () => {
   it("lists by scope and refuses an unknown id with REMOTE_RELAY_NOT_FOUND", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const kept = await owner.createSession({ title: "kept" });
     const archived = await owner.createSession({ title: "archived" });
     await owner.archiveSession(archived.id);
@@ -161,7 +161,7 @@ describe("owner API: reading sessions (DESIGN §4 GET /sessions)", () => {
   });
 
   it("R-UI-03: shows the via-agent badge of a session an agent started", async () => {
-    const { owner, stores, clock } = ownerHarness();
+    const { owner, stores, clock } = await ownerHarness();
     const lead = await owner.createSession({ title: "Lead" });
     const started = await stores.sessions.createSession({
       id: "ses_started",
@@ -181,7 +181,7 @@ describe("owner API: reading sessions (DESIGN §4 GET /sessions)", () => {
   });
 
   it("shows the reply being written (inFlight) and the turn still running", async () => {
-    const { owner, provider } = ownerHarness();
+    const { owner, provider } = await ownerHarness();
     provider.hold();
     const created = await owner.createSession({ text: "work" });
     const turn = await provider.nextTurn();
@@ -195,7 +195,7 @@ describe("owner API: reading sessions (DESIGN §4 GET /sessions)", () => {
   });
 
   it("R-RSES-02: lists the blocking question a turn waits on", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const created = await owner.createSession({ text: "ask: Merge now? | Yes | No" });
     await settle();
     const detail = await owner.getSession(created.id);
@@ -207,7 +207,7 @@ describe("owner API: reading sessions (DESIGN §4 GET /sessions)", () => {
 
 describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => {
   it("R-LOCAL-05: sets title, mode and the owner's mayCreateSessions switch", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const created = await owner.createSession({});
     const patched = await owner.patchSession(created.id, {
       title: "Renamed",
@@ -221,7 +221,7 @@ describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => 
   });
 
   it("R-MDL-11: checks model and effort against the provider before changing anything", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const created = await owner.createSession({});
     expect(await owner.patchSession(created.id, { model: "test-2", effort: "high" })).toMatchObject({
       model: "test-2",
@@ -245,7 +245,7 @@ describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => 
   });
 
   it("moves the session between groups, and group null takes it out", async () => {
-    const { owner } = ownerHarness();
+    const { owner } = await ownerHarness();
     const group = await owner.createGroup({ name: "Docs" });
     const created = await owner.createSession({});
     expect((await owner.patchSession(created.id, { group: "docs" })).group).toEqual({
@@ -258,7 +258,7 @@ describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => 
   });
 
   it("R-UPD-20: refuses a new folder while a turn is running, and restarts the worker after a move", async () => {
-    const { owner, provider } = ownerHarness({ allowedRoots: ["/srv/repos"] });
+    const { owner, provider } = await ownerHarness({ allowedRoots: ["/srv/repos"] });
     provider.hold();
     const created = await owner.createSession({ text: "hold" });
     const turn = await provider.nextTurn();
@@ -277,7 +277,7 @@ describe("owner API: changing sessions (DESIGN §4 PATCH /sessions/:id)", () => 
 
 describe("owner API: messages, archive, kill, delete (DESIGN §4)", () => {
   it("a user message starts a turn; an archived conversation comes back when the owner writes in it", async () => {
-    const { owner, turnEnd } = ownerHarness();
+    const { owner, turnEnd } = await ownerHarness();
     const created = await owner.createSession({});
     await owner.archiveSession(created.id);
     const { message, turn } = await owner.postMessage(created.id, "again");
@@ -293,7 +293,7 @@ describe("owner API: messages, archive, kill, delete (DESIGN §4)", () => {
   });
 
   it("DESIGN §5: a session driven from outside gets the message without a turn", async () => {
-    const { owner } = ownerHarness({ extraProviders: [outsideProvider()] });
+    const { owner } = await ownerHarness({ extraProviders: [outsideProvider()] });
     const created = await owner.createSession({ provider: "outside", text: "for the outside agent" });
     expect(created.model).toBe("default");
     expect(created.messages.map((m) => m.text)).toEqual(["for the outside agent"]);
@@ -303,7 +303,7 @@ describe("owner API: messages, archive, kill, delete (DESIGN §4)", () => {
   });
 
   it("archive keeps the session readable; unknown ids are REMOTE_RELAY_NOT_FOUND", async () => {
-    const { owner, clock } = ownerHarness();
+    const { owner, clock } = await ownerHarness();
     const created = await owner.createSession({});
     expect((await owner.archiveSession(created.id)).archivedAt).toBe(clock.now());
     expect((await owner.getSession(created.id)).archivedAt).toBe(clock.now());
@@ -313,7 +313,7 @@ describe("owner API: messages, archive, kill, delete (DESIGN §4)", () => {
   });
 
   it("R-NAME-04: Kill session stops the running turn and the next turn gets a new worker", async () => {
-    const { owner, provider, turnEnd } = ownerHarness();
+    const { owner, provider, turnEnd } = await ownerHarness();
     provider.hold();
     const created = await owner.createSession({ text: "long job" });
     await provider.nextTurn();
@@ -327,7 +327,7 @@ describe("owner API: messages, archive, kill, delete (DESIGN §4)", () => {
   });
 
   it("delete: the session is gone, its queued turns never run, its running turn stops", async () => {
-    const { owner, provider, stores } = ownerHarness();
+    const { owner, provider, stores } = await ownerHarness();
     provider.hold();
     const created = await owner.createSession({ text: "first" });
     await provider.nextTurn();
@@ -341,7 +341,7 @@ describe("owner API: messages, archive, kill, delete (DESIGN §4)", () => {
   });
 
   it("R-UPD-18: deleting the last session of an agent-created group removes the group", async () => {
-    const { owner, stores, clock } = ownerHarness();
+    const { owner, stores, clock } = await ownerHarness();
     const created = await owner.createSession({});
     const group = await stores.groups.createGroup({
       id: "grp_agent",

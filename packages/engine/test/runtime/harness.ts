@@ -1,6 +1,7 @@
+import type { IdGenerator } from "@oar/core";
 import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import { onTestFinished } from "vitest";
-import type { Provider } from "../../src";
+import type { EngineStores, Provider } from "../../src";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
 import { createMemoryEngineStores, createTestProvider } from "../../src/testing";
 
@@ -16,14 +17,18 @@ export async function settle(rounds = 5): Promise<void> {
 export interface RuntimeHarnessOptions {
   readonly maxTurnSeconds?: number;
   readonly extraProviders?: readonly Provider[];
-  readonly stores?: ReturnType<typeof createMemoryEngineStores>;
+  readonly stores?: EngineStores;
   readonly clock?: FakeClock;
+  /** Another runtime shares the stores (DESIGN §9). */
+  readonly sharedStore?: boolean;
+  /** Ids apart from another runtime's on the same stores (default: sequential from 1). */
+  readonly ids?: IdGenerator;
 }
 
-/** A runtime over memory stores, the test provider and a FakeClock; closed after the test. */
-export function runtimeHarness(options: RuntimeHarnessOptions = {}) {
+/** A started runtime over memory stores, the test provider and a FakeClock; closed after the test. */
+export async function runtimeHarness(options: RuntimeHarnessOptions = {}) {
   const clock = options.clock ?? new FakeClock(T0);
-  const ids = createSequentialIdGenerator();
+  const ids = options.ids ?? createSequentialIdGenerator();
   const stores = options.stores ?? createMemoryEngineStores();
   const provider = createTestProvider();
   const toolCalls: { sessionId: string; input: unknown }[] = [];
@@ -36,11 +41,13 @@ export function runtimeHarness(options: RuntimeHarnessOptions = {}) {
       toolCalls.push({ sessionId, input });
       return { ok: true, echoed: input };
     },
+    ...(options.sharedStore === undefined ? {} : { sharedStore: options.sharedStore }),
     ...(options.maxTurnSeconds === undefined
       ? {}
       : { maxTurnSeconds: async () => options.maxTurnSeconds ?? 0 }),
   });
   onTestFinished(() => runtime.close());
+  await runtime.start();
   let sessionCount = 0;
   const createSession = async (overrides: { provider?: string; model?: string; id?: string } = {}) => {
     sessionCount++;
@@ -55,4 +62,10 @@ export function runtimeHarness(options: RuntimeHarnessOptions = {}) {
   const prompt = (sessionId: string, text: string) =>
     runtime.enqueuePrompt({ sessionId, text, origin: { kind: "owner" } });
   return { clock, ids, stores, provider, runtime, toolCalls, createSession, prompt };
+}
+
+/** Sequential ids that never meet another generator's: each carries `tag` after its prefix. */
+export function taggedIds(tag: string): IdGenerator {
+  const inner = createSequentialIdGenerator();
+  return { next: (kind) => inner.next(kind).replace("_", `_${tag}`) };
 }

@@ -21,7 +21,7 @@ const externalProvider: Provider = {
 
 describe("SessionRuntime: queue", () => {
   it("appends the prompt, queues its turn and runs it on the session's worker", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { messageId, turn } = await h.prompt(session.id, "hello");
 
@@ -48,7 +48,7 @@ describe("SessionRuntime: queue", () => {
   });
 
   it("runs one turn at a time per session, in queue order; the session is running_turn until the queue is empty", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     h.provider.hold();
     const session = await h.createSession();
     const first = await h.prompt(session.id, "one");
@@ -76,7 +76,7 @@ describe("SessionRuntime: queue", () => {
   });
 
   it("runs turns of two sessions at the same time", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     h.provider.hold();
     const a = await h.createSession();
     const b = await h.createSession();
@@ -93,7 +93,7 @@ describe("SessionRuntime: queue", () => {
   });
 
   it("keeps the ↗ from provenance of a prompt another agent sent (R-UI-05)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { messageId, turn } = await h.runtime.enqueuePrompt({
       sessionId: session.id,
@@ -109,7 +109,7 @@ describe("SessionRuntime: queue", () => {
   });
 
   it("streams the reply as inFlight while the turn runs", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     const running = await h.provider.nextTurn();
@@ -123,7 +123,7 @@ describe("SessionRuntime: queue", () => {
   });
 
   it("finds the turn of a prompt message", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { messageId, turn } = await h.prompt(session.id, "hello");
     expect((await h.runtime.turnOfMessage(messageId))?.id).toBe(turn.id);
@@ -133,7 +133,7 @@ describe("SessionRuntime: queue", () => {
 
 describe("SessionRuntime: turn outcomes", () => {
   it("ends a turn error when the worker reports one, keeping its partial reply", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     const running = await h.provider.nextTurn();
@@ -152,7 +152,7 @@ describe("SessionRuntime: turn outcomes", () => {
   });
 
   it("ends a turn error with the message of a worker that throws, then runs the next turn", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const failing = await h.prompt(session.id, "throw: worker crashed");
     const next = await h.prompt(session.id, "after");
@@ -171,7 +171,7 @@ describe("SessionRuntime: turn outcomes", () => {
   });
 
   it("ends a turn error when its session's provider is not on this relay", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession({ provider: "gone" });
     const { turn } = await h.prompt(session.id, "hello");
     const snapshot = await h.runtime.waitForTurn(turn.id, 1000);
@@ -180,7 +180,7 @@ describe("SessionRuntime: turn outcomes", () => {
   });
 
   it("calls relay_tool as the session for the worker (io.callTool)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, 'tool: {"action":"list_sessions","relay":"this"}');
     const snapshot = await h.runtime.waitForTurn(turn.id, 1000);
@@ -196,7 +196,7 @@ describe("SessionRuntime: turn outcomes", () => {
 
 describe("SessionRuntime: waitForTurn", () => {
   it("resolves as soon as the turn ends", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     const running = await h.provider.nextTurn();
@@ -213,7 +213,7 @@ describe("SessionRuntime: waitForTurn", () => {
   });
 
   it("resolves when the turn starts waiting on a question, with the question (R-RSES-02)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     const running = await h.provider.nextTurn();
@@ -233,7 +233,7 @@ describe("SessionRuntime: waitForTurn", () => {
   });
 
   it("resolves at exactly `ms` of the clock's time, not 1 ms before, with the text so far (R-WST-03)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     (await h.provider.nextTurn()).write("partial");
@@ -250,7 +250,7 @@ describe("SessionRuntime: waitForTurn", () => {
   });
 
   it("resolves at once for a turn already ended, and with 0 ms", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const done = await h.prompt(session.id, "first");
     await h.runtime.waitForTurn(done.turn.id, 1000);
@@ -262,7 +262,7 @@ describe("SessionRuntime: waitForTurn", () => {
   });
 
   it("resolves when the caller's signal aborts (client gone)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     await h.provider.nextTurn();
@@ -270,11 +270,12 @@ describe("SessionRuntime: waitForTurn", () => {
     const wait = h.runtime.waitForTurn(turn.id, 60_000, controller.signal);
     controller.abort();
     expect((await wait).status).toBe("running");
-    expect(h.clock.pendingTimers()).toBe(1); // only the turn's max-duration timer is left
+    // The wait's timer is gone: left are the runner lease's heartbeat and the turn's max-duration timer.
+    expect(h.clock.pendingTimers()).toBe(2);
   });
 
   it("refuses an unknown turn with REMOTE_RELAY_NOT_FOUND", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     await expect(h.runtime.waitForTurn("trn_unknown", 1000)).rejects.toMatchObject({
       code: "REMOTE_RELAY_NOT_FOUND",
     });
@@ -284,7 +285,7 @@ describe("SessionRuntime: waitForTurn", () => {
 
 describe("SessionRuntime: stop and kill", () => {
   it("stops the running turn, keeping what it wrote, then runs the next one (R-STOP-01)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     const next = await h.prompt(session.id, "next");
@@ -303,7 +304,7 @@ describe("SessionRuntime: stop and kill", () => {
   });
 
   it("says nothing was running when no turn runs (R-STOP-02)", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     expect(await h.runtime.stopTurn(session.id)).toBe(false);
     const { turn } = await h.prompt(session.id, "hello");
@@ -313,7 +314,7 @@ describe("SessionRuntime: stop and kill", () => {
   });
 
   it("ends the pending question of a stopped turn", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "ask: Proceed? | Yes | No");
     const waiting = await h.runtime.waitForTurn(turn.id, 60_000);
@@ -325,7 +326,7 @@ describe("SessionRuntime: stop and kill", () => {
   });
 
   it("kills the worker: the running turn ends stopped and the next turn starts a new worker", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     await h.provider.nextTurn();
@@ -339,7 +340,7 @@ describe("SessionRuntime: stop and kill", () => {
   });
 
   it("kills an idle session's worker without a turn", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     await h.runtime.waitForTurn((await h.prompt(session.id, "one")).turn.id, 1000);
     await h.runtime.killWorker(session.id);
@@ -350,7 +351,7 @@ describe("SessionRuntime: stop and kill", () => {
 
 describe("SessionRuntime: max turn duration (R-WST-04)", () => {
   it("stops a turn that runs longer than the max turn duration and ends it error", async () => {
-    const h = runtimeHarness({ maxTurnSeconds: 60 });
+    const h = await runtimeHarness({ maxTurnSeconds: 60 });
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     (await h.provider.nextTurn()).write("half done");
@@ -366,7 +367,7 @@ describe("SessionRuntime: max turn duration (R-WST-04)", () => {
   });
 
   it("counts the time a turn waits on a question", async () => {
-    const h = runtimeHarness({ maxTurnSeconds: 120 });
+    const h = await runtimeHarness({ maxTurnSeconds: 120 });
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "ask: Which region? | eu | us");
     expect((await h.runtime.waitForTurn(turn.id, 1000)).status).toBe("waiting");
@@ -377,7 +378,7 @@ describe("SessionRuntime: max turn duration (R-WST-04)", () => {
   });
 
   it("reads the owner setting maxTurnSeconds when no option is given", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     await h.stores.settings.setSetting("owner.settings", { maxTurnSeconds: 90 });
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
@@ -390,7 +391,7 @@ describe("SessionRuntime: max turn duration (R-WST-04)", () => {
 
 describe("SessionRuntime: blocking questions", () => {
   it("waits on an ask_user card, then goes on with the answer", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "ask: Deploy to production? | Deploy | Wait");
     const waiting = await h.runtime.waitForTurn(turn.id, 60_000);
@@ -422,7 +423,7 @@ describe("SessionRuntime: blocking questions", () => {
 
 describe("SessionRuntime: external sessions", () => {
   it("refuses prompts for a session driven from outside the relay, changing nothing", async () => {
-    const h = runtimeHarness({ extraProviders: [externalProvider] });
+    const h = await runtimeHarness({ extraProviders: [externalProvider] });
     const session = await h.createSession({ provider: "outside" });
     const refused = h.prompt(session.id, "hello");
     await expect(refused).rejects.toMatchObject({
@@ -434,7 +435,7 @@ describe("SessionRuntime: external sessions", () => {
   });
 
   it("refuses a prompt for an unknown session with REMOTE_RELAY_NOT_FOUND", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     await expect(h.prompt("ses_unknown", "hello")).rejects.toMatchObject({ code: "REMOTE_RELAY_NOT_FOUND" });
   });
 });
@@ -442,7 +443,7 @@ describe("SessionRuntime: external sessions", () => {
 describe("SessionRuntime: restart", () => {
   it("ends the last process's running turns as error, ends their questions, and runs the queued turns", async () => {
     const stores = createMemoryEngineStores();
-    const first = runtimeHarness({ stores });
+    const first = await runtimeHarness({ stores });
     const a = await first.createSession({ id: "ses_a" });
     const b = await first.createSession({ id: "ses_b" });
     const asking = await first.prompt(a.id, "ask: Continue? | Yes | No");
@@ -455,7 +456,7 @@ describe("SessionRuntime: restart", () => {
     await first.runtime.close();
     expect((await stores.sessions.getTurn(asking.turn.id))?.status).toBe("running");
 
-    const second = runtimeHarness({ stores });
+    const second = await runtimeHarness({ stores });
     await second.runtime.start();
     expect(await second.runtime.snapshot(asking.turn.id)).toMatchObject({
       status: "error",
@@ -474,7 +475,7 @@ describe("SessionRuntime: restart", () => {
   });
 
   it("ends pending waits with the snapshot of the moment on close", async () => {
-    const h = runtimeHarness();
+    const h = await runtimeHarness();
     const session = await h.createSession();
     const { turn } = await h.prompt(session.id, "hold");
     await h.provider.nextTurn();

@@ -20,6 +20,7 @@ export const ErrorCodeSchema = z.enum([
   "REMOTE_RELAY_SELF",
   "REMOTE_RELAY_UNREACHABLE",
   "REMOTE_RELAY_AUTH",
+  "REMOTE_RELAY_UNAVAILABLE",
   "REMOTE_RELAY_INTERNAL",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -58,6 +59,8 @@ export const errorCodeMeanings: Record<ErrorCode, string> = {
   REMOTE_RELAY_SELF: "The action targets the agent's own conversation, which it may not do.",
   REMOTE_RELAY_UNREACHABLE: "The paired relay does not answer.",
   REMOTE_RELAY_AUTH: "The token was missing or refused.",
+  REMOTE_RELAY_UNAVAILABLE:
+    "The relay's database does not answer (HTTP 503); nothing was changed. Try again: the relay reconnects by itself.",
   REMOTE_RELAY_INTERNAL: "A bug in the relay; it is logged with the requestId given.",
 };
 

@@ -23,10 +23,76 @@ function rootMessage(error: unknown): string {
   return current instanceof Error ? current.message : String(current);
 }
 
-/** Turns a driver failure into the local `STORAGE` RelayError; RelayErrors pass through unchanged. */
+// The driver's codes for a connection that failed, closed or never opened (postgres.js, Node's net).
+const CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+// SQLSTATEs of a database that cannot serve now: connection exceptions, too many connections,
+// shutdowns, and the server's own timeouts (a query or transaction it gave up on).
+const UNAVAILABLE_SQLSTATE = /^(08...|53300|57P0[1-3]|57014|25P03)$/;
+
+/** Whether the failure means the database does not answer, rather than refusing a query. */
+export function isOutage(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof DatabaseDeadlineError) {
+      return true;
+    }
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) {
+      return true;
+    }
+    current = current.cause;
+  }
+  return false;
+}
+
+/** A database call that did not answer in time: the link may be frozen (DESIGN §4, 503). */
+export class DatabaseDeadlineError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly ms: number,
+  ) {
+    super(`no answer within ${ms / 1000} s`);
+    this.name = "DatabaseDeadlineError";
+  }
+}
+
+/**
+ * What an agent or the owner is told while the database does not answer (DESIGN §4): HTTP 503,
+ * nothing was changed (a transaction that did not commit changed nothing), and the relay
+ * reconnects by itself.
+ */
+export function unavailableError(operation: string, cause: unknown): RelayError {
+  return new RelayError(
+    "REMOTE_RELAY_UNAVAILABLE",
+    `The relay's database does not answer (${rootMessage(cause)}). Nothing was changed; try again in a moment: the relay reconnects by itself.`,
+    { cause, retryable: true, context: { operation } },
+  );
+}
+
+/**
+ * Turns a driver failure into a RelayError: REMOTE_RELAY_UNAVAILABLE when the database does not
+ * answer, else the local `STORAGE` (a bug: a query the database refused). RelayErrors pass through.
+ */
 export function toStorageError(operation: string, cause: unknown): RelayError {
   if (cause instanceof RelayError) {
     return cause;
+  }
+  if (isOutage(cause)) {
+    return unavailableError(operation, cause);
   }
   const sqlState = sqlStateOf(cause);
   return new RelayError("STORAGE", `${operation} failed: ${rootMessage(cause)}`, {
@@ -37,10 +103,37 @@ export function toStorageError(operation: string, cause: unknown): RelayError {
 }
 
 /**
- * Wraps every method of a store so that a failing query rejects with `RelayError("STORAGE")`
- * naming the port and method, whatever driver threw it.
+ * `work`, or DatabaseDeadlineError once `ms` pass without an answer: a frozen link never resets,
+ * so without a deadline a request would wait on it for minutes.
  */
-export function guardStore<T extends object>(port: string, store: T): T {
+export function withDeadline<T>(
+  operation: string,
+  ms: number | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (ms === undefined) {
+    return work();
+  }
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DatabaseDeadlineError(operation, ms)), ms);
+    work().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Wraps every method of a store so that a failing query rejects with a RelayError naming the
+ * port and method, whatever driver threw it, and (with `deadlineMs`) no call waits longer.
+ */
+export function guardStore<T extends object>(port: string, store: T, deadlineMs?: number): T {
   const guarded: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(store)) {
     if (typeof member !== "function") {
@@ -48,11 +141,12 @@ export function guardStore<T extends object>(port: string, store: T): T {
       continue;
     }
     const method = member as (...args: unknown[]) => Promise<unknown>;
+    const operation = `${port}.${name}`;
     guarded[name] = async (...args: unknown[]) => {
       try {
-        return await method.apply(store, args);
+        return await withDeadline(operation, deadlineMs, () => method.apply(store, args));
       } catch (cause) {
-        throw toStorageError(`${port}.${name}`, cause);
+        throw toStorageError(operation, cause);
       }
     };
   }

@@ -2,7 +2,7 @@ import type { EngineStores } from "@oar/engine";
 import type { Database } from "../database";
 import { createCardStore } from "./card-store";
 import { createGroupStore } from "./group-store";
-import { guardStore } from "./guard";
+import { guardStore, isOutage, unavailableError, withDeadline } from "./guard";
 import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
 import { createPeerStore } from "./peer-store";
@@ -15,27 +15,49 @@ import { createUnlockStore } from "./unlock-store";
 /** Every store port this package implements, on one database, and transactions over them. */
 export type Stores = EngineStores;
 
+/** How long one database call, and one transaction, may go unanswered (a frozen link). */
+export interface StoreDeadlines {
+  readonly callMs: number;
+  readonly transactionMs: number;
+}
+
 /**
  * The stores on `db`. `transaction` runs its work on stores bound to one database transaction;
  * inside it, a transaction joins the outer one (the stores' own multi-statement writes become
- * savepoints there, so a refused name or membership leaves it usable).
+ * savepoints there, so a refused name or membership leaves it usable). With `deadlines`, a call
+ * or transaction the database does not answer in time fails with REMOTE_RELAY_UNAVAILABLE.
  */
-export function createStores(db: Database): Stores {
-  return storesOn(db, (work) => db.transaction((tx) => work(storesOn(tx, "joined"))));
+export function createStores(db: Database, deadlines?: StoreDeadlines): Stores {
+  const transaction: Stores["transaction"] = async (work) => {
+    try {
+      return await withDeadline("transaction", deadlines?.transactionMs, () =>
+        db.transaction((tx) => work(storesOn(tx, "joined", deadlines?.callMs))),
+      );
+    } catch (cause) {
+      // The work's own refusals and failures pass as they are; only an outage is translated.
+      throw isOutage(cause) ? unavailableError("transaction", cause) : cause;
+    }
+  };
+  return storesOn(db, transaction, deadlines?.callMs);
 }
 
-function storesOn(db: Database, transaction: Stores["transaction"] | "joined"): Stores {
+function storesOn(
+  db: Database,
+  transaction: Stores["transaction"] | "joined",
+  deadlineMs: number | undefined,
+): Stores {
+  const guard = <T extends object>(port: string, store: T) => guardStore(port, store, deadlineMs);
   const stores: Stores = {
-    sessions: guardStore("SessionStore", createSessionStore(db)),
-    groups: guardStore("GroupStore", createGroupStore(db)),
-    settings: guardStore("SettingsStore", createSettingsStore(db)),
-    tokens: guardStore("TokenStore", createTokenStore(db)),
-    leases: guardStore("LeaseStore", createLeaseStore(db)),
-    cards: guardStore("CardStore", createCardStore(db)),
-    unlocks: guardStore("UnlockStore", createUnlockStore(db)),
-    loopCounters: guardStore("LoopCounterStore", createLoopCounterStore(db)),
-    questions: guardStore("QuestionStore", createQuestionStore(db)),
-    peers: guardStore("PeerStore", createPeerStore(db)),
+    sessions: guard("SessionStore", createSessionStore(db)),
+    groups: guard("GroupStore", createGroupStore(db)),
+    settings: guard("SettingsStore", createSettingsStore(db)),
+    tokens: guard("TokenStore", createTokenStore(db)),
+    leases: guard("LeaseStore", createLeaseStore(db)),
+    cards: guard("CardStore", createCardStore(db)),
+    unlocks: guard("UnlockStore", createUnlockStore(db)),
+    loopCounters: guard("LoopCounterStore", createLoopCounterStore(db)),
+    questions: guard("QuestionStore", createQuestionStore(db)),
+    peers: guard("PeerStore", createPeerStore(db)),
     transaction: transaction === "joined" ? (work) => work(stores) : transaction,
   };
   return stores;

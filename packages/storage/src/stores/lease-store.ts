@@ -1,6 +1,6 @@
 import { err, ok } from "@oar/core";
 import type { Lease, LeaseStore } from "@oar/engine";
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, like, lte, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { leases } from "../tables";
 import { instantParam, mapFirst, toDate, toMs } from "./rows";
@@ -62,5 +62,33 @@ export function createLeaseStore(db: Database): LeaseStore {
     },
 
     getLease,
+
+    async listExpiredLeases({ prefix, now }) {
+      const rows = await db
+        .select()
+        .from(leases)
+        .where(and(like(leases.name, `${escapeLike(prefix)}%`), lte(leases.expiresAt, toDate(now))))
+        .orderBy(asc(leases.expiresAt));
+      return rows.map(toLease);
+    },
+
+    async retireLease({ name, fencingToken, now }) {
+      const rows = await db
+        .delete(leases)
+        .where(
+          and(
+            eq(leases.name, name),
+            eq(leases.fencingToken, fencingToken),
+            lte(leases.expiresAt, toDate(now)),
+          ),
+        )
+        .returning({ name: leases.name });
+      return rows.length > 0;
+    },
   };
+}
+
+/** A LIKE pattern that matches `text` literally. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -61,6 +61,10 @@ function toTurnRecord(row: TurnRow): TurnRecord {
     id: row.id,
     sessionId: row.sessionId,
     status: row.status,
+    runner:
+      row.runnerLease === null || row.runnerToken === null
+        ? null
+        : { lease: row.runnerLease, token: row.runnerToken },
     promptMessageId: row.promptMessageId,
     origin: row.origin,
     reply: row.reply,
@@ -243,7 +247,7 @@ export function createSessionStore(db: Database): SessionStore {
       return mapFirst(await db.select().from(turns).where(eq(turns.id, id)), toTurnRecord);
     },
 
-    async claimNextTurn({ sessionId, now }) {
+    async claimNextTurn({ sessionId, now, runner }) {
       return db.transaction(async (tx) => {
         // Claimers of one session queue on its row; once through, each sees the previous claim
         // (READ COMMITTED takes a new snapshot per statement). A partial unique index backs this up.
@@ -274,19 +278,35 @@ export function createSessionStore(db: Database): SessionStore {
         }
         const claimed = await tx
           .update(turns)
-          .set({ status: "running", startedAt: toDate(now) })
+          .set({
+            status: "running",
+            startedAt: toDate(now),
+            runnerLease: runner?.lease ?? null,
+            runnerToken: runner?.token ?? null,
+          })
           .where(and(eq(turns.id, next.id), eq(turns.status, "queued")))
           .returning();
         return mapFirst(claimed, toTurnRecord);
       });
     },
 
-    async finishTurn({ turnId, status, reply, error, endedAt, replyMessageId }) {
+    async finishTurn({ turnId, status, reply, error, endedAt, replyMessageId, runner }) {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(turns)
           .set({ status, reply: reply ?? null, error: error ?? null, endedAt: toDate(endedAt) })
-          .where(and(eq(turns.id, turnId), inArray(turns.status, [...ACTIVE_STATUSES])))
+          .where(
+            and(
+              eq(turns.id, turnId),
+              runner === undefined
+                ? inArray(turns.status, [...ACTIVE_STATUSES])
+                : and(
+                    eq(turns.status, "running"),
+                    eq(turns.runnerLease, runner.lease),
+                    eq(turns.runnerToken, runner.token),
+                  ),
+            ),
+          )
           .returning();
         if (!row) {
           return null;
@@ -331,11 +351,20 @@ export function createSessionStore(db: Database): SessionStore {
       return row?.count ?? 0;
     },
 
-    async failRunningTurns({ error, endedAt }) {
+    async failRunningTurns({ error, endedAt, runner }) {
       const rows = await db
         .update(turns)
         .set({ status: "error", error, endedAt: toDate(endedAt) })
-        .where(eq(turns.status, "running"))
+        .where(
+          and(
+            eq(turns.status, "running"),
+            runner === undefined
+              ? undefined
+              : runner === null
+                ? isNull(turns.runnerLease)
+                : eq(turns.runnerLease, runner),
+          ),
+        )
         .returning();
       return rows.map(toTurnRecord);
     },

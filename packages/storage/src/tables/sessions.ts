@@ -1,7 +1,16 @@
 import type { JsonObject, JsonValue, Provenance, TurnOrigin } from "@oar/engine";
 import type { GroupRole, MessageRole, Mode, SessionState, TurnStatus } from "@oar/schema";
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { instant, oneOf, sequence } from "./columns";
 import { sessionGroups } from "./groups";
 import { GROUP_ROLES, MESSAGE_ROLES, SESSION_MODES, SESSION_STATES, TURN_STATUSES } from "./vocabulary";
@@ -73,6 +82,9 @@ export const turns = pgTable(
       .notNull()
       .references(() => sessions.id),
     status: text("status").$type<TurnStatus>().notNull(),
+    // The relay process running it (its lease, DESIGN §9) and that lease's fencing token at the claim.
+    runnerLease: text("runner_lease"),
+    runnerToken: bigint("runner_token", { mode: "number" }),
     promptMessageId: text("prompt_message_id"),
     // Who queued the turn, with the hop provenance a prompt from another agent carries.
     origin: jsonb("origin").$type<TurnOrigin>().notNull(),
@@ -85,6 +97,8 @@ export const turns = pgTable(
   (t) => [
     index("turns_session_status_seq_idx").on(t.sessionId, t.status, t.seq),
     index("turns_status_idx").on(t.status),
+    // Recovery finds the turns a dead process was running.
+    index("turns_runner_idx").on(t.runnerLease).where(sql`status = 'running'`),
     // wait's `message_id` finds its turn by the prompt message.
     index("turns_prompt_message_idx").on(t.promptMessageId),
     // The database itself refuses a second running turn in a session, whatever process claims it.

@@ -1,0 +1,43 @@
+import { isRelayError } from "@oar/core";
+import type { RuntimeContext } from "./runtime-context";
+
+/** The first wait after an outage, and the longest one (DESIGN §4: the relay reconnects by itself). */
+export const RETRY_FIRST_MS = 200;
+export const RETRY_MAX_MS = 5_000;
+
+/** The failure of a store whose database does not answer (the stores' REMOTE_RELAY_UNAVAILABLE). */
+export function isOutage(error: unknown): boolean {
+  return isRelayError(error) && error.code === "REMOTE_RELAY_UNAVAILABLE";
+}
+
+/**
+ * Runs `attempt` until it lands: while the database does not answer, it waits (longer each time,
+ * on the runtime's clock) and tries again. Any other failure rejects. `undefined` when the
+ * runtime closed before it landed: the next start recovers what it left.
+ */
+export async function untilItLands<T>(
+  ctx: RuntimeContext,
+  what: string,
+  attempt: () => Promise<T>,
+): Promise<T | undefined> {
+  let delay = RETRY_FIRST_MS;
+  for (let tries = 1; ; tries++) {
+    if (ctx.isClosed()) {
+      return undefined;
+    }
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isOutage(error)) {
+        throw error;
+      }
+      if (tries === 1) {
+        ctx.logger.warn(`The database does not answer; ${what} is retried until it does.`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    await new Promise<void>((resolve) => ctx.clock.setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, RETRY_MAX_MS);
+  }
+}
