@@ -1,7 +1,7 @@
 import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClock } from "@oar/core";
 import { createEngine, type Engine, type Provider } from "@oar/engine";
 import { createExternalProvider, createScriptProvider } from "@oar/providers";
-import { openStorage, type Storage } from "@oar/storage";
+import { databaseAnswers, openStorage, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
 import { type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
@@ -83,7 +83,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     ownerTokenSource: owner.source,
   };
   const app = newApp(
-    { name: config.name, version: RELAY_VERSION },
+    { name: config.name, version: RELAY_VERSION, databaseAnswers: () => databaseAnswers(storage) },
     {
       engine,
       ownerToken: owner.token,

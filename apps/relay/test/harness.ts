@@ -36,6 +36,8 @@ export async function createTestRelay(
     /** RELAY_NAME; default "desk". */
     readonly name?: string;
     readonly dataDir?: string;
+    /** DATABASE_URL: Postgres instead of PGlite. */
+    readonly databaseUrl?: string;
     readonly overrides?: RelayOverrides;
     readonly keepOpen?: boolean;
   } = {},
@@ -44,6 +46,7 @@ export async function createTestRelay(
     RELAY_NAME: options.name ?? "desk",
     RELAY_OWNER_TOKEN: OWNER_TOKEN,
     RELAY_DATA_DIR: options.dataDir ?? "memory://",
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
   });
   const relay = await createRelay(config, { logger: silentLogger, ...options.overrides });
   if (!options.keepOpen) {

@@ -15,3 +15,12 @@ export const HealthzSchema = z.object({
   version: z.string().min(1),
 });
 export type Healthz = z.infer<typeof HealthzSchema>;
+
+/** GET /healthz while the relay's database does not answer: HTTP 503 (DESIGN §4). */
+export const HealthzUnavailableSchema = z.object({
+  ok: z.literal(false),
+  name: z.string().min(1),
+  version: z.string().min(1),
+  database: z.literal("unreachable"),
+});
+export type HealthzUnavailable = z.infer<typeof HealthzUnavailableSchema>;

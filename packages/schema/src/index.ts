@@ -219,7 +219,14 @@ export {
   TurnEndEventSchema,
   URGENT_EVENTS,
 } from "./events";
-export { type AuthErrorBody, AuthErrorBodySchema, type Healthz, HealthzSchema } from "./http-bodies";
+export {
+  type AuthErrorBody,
+  AuthErrorBodySchema,
+  type Healthz,
+  HealthzSchema,
+  type HealthzUnavailable,
+  HealthzUnavailableSchema,
+} from "./http-bodies";
 export {
   findInputFlaw,
   hasNulCharacter,

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { getTableName, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { openStorage, type Storage, type StorageConfig, tables } from "../src";
+import { createScratchPostgres } from "../src/testing";
 
 /** The only place the storage tests read the environment. */
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -22,10 +21,7 @@ export const pgliteDatabase: TestDatabase = {
   create: async () => ({ config: { driver: "pglite", dataDir: "memory://" }, dispose: async () => {} }),
 };
 
-/**
- * Test files run in parallel, so each gets its own scratch database (`oar_t_<random>`), created
- * through the given URL and dropped afterwards.
- */
+/** A scratch database of its own for each test file (`createScratchPostgres`), dropped afterwards. */
 export const postgresDatabase: TestDatabase = {
   name: "postgres",
   available: POSTGRES_URL !== undefined,
@@ -33,21 +29,8 @@ export const postgresDatabase: TestDatabase = {
     if (POSTGRES_URL === undefined) {
       throw new Error("Set TEST_DATABASE_URL or DATABASE_URL to run the Postgres tests.");
     }
-    const name = `oar_t_${randomBytes(6).toString("hex")}`;
-    const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    return {
-      config: { driver: "postgres", url: url.toString() },
-      async dispose() {
-        try {
-          await admin.unsafe(`drop database if exists ${name} with (force)`);
-        } finally {
-          await admin.end({ timeout: 5 });
-        }
-      },
-    };
+    const scratch = await createScratchPostgres(POSTGRES_URL);
+    return { config: { driver: "postgres", url: scratch.url }, dispose: () => scratch.dispose() };
   },
 };
 

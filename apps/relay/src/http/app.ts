@@ -1,5 +1,6 @@
 import { type Clock, type IdGenerator, type Logger, silentLogger } from "@oar/core";
 import type { Engine } from "@oar/engine";
+import type { Healthz, HealthzUnavailable } from "@oar/schema";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { errorResponse, handleError } from "./errors";
@@ -19,6 +20,8 @@ import { peerRoutes } from "./routes/peer";
 export interface AppInfo {
   readonly name: string;
   readonly version: string;
+  /** Whether the relay's database answers now (GET /healthz); absent, it is not asked. */
+  readonly databaseAnswers?: () => Promise<boolean>;
 }
 
 /** What the agent and owner surfaces run on. */
@@ -47,7 +50,13 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.notFound((c) =>
     errorResponse(c, "REMOTE_RELAY_NOT_FOUND", `No route ${c.req.method} ${c.req.path} on this relay.`),
   );
-  app.get("/healthz", (c) => c.json({ ok: true, name: info.name, version: info.version }));
+  app.get("/healthz", async (c) => {
+    const { name, version } = info;
+    if (info.databaseAnswers !== undefined && !(await info.databaseAnswers())) {
+      return c.json({ ok: false, name, version, database: "unreachable" } satisfies HealthzUnavailable, 503);
+    }
+    return c.json({ ok: true, name, version } satisfies Healthz);
+  });
   if (!surfaces) {
     return app;
   }

@@ -1,0 +1,1 @@
+export { createScratchPostgres, type ScratchDatabase } from "./scratch-postgres";
