@@ -1,15 +1,12 @@
 import { relayToolOffered } from "@oar/permissions";
 import { executeCall } from "./actions/execute";
+import { cachedStores } from "./cached-stores";
 import type { Engine, EngineDeps } from "./engine";
 import { createEngineLive } from "./live";
 import { createOwnerApi } from "./owner/create-owner-api";
 import { executeFromPeer } from "./peers/from-peer";
-import { cachingPeerStore } from "./peers/peer-cache";
-import { rememberingMentions } from "./peers/unlock-cache";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { readSettings } from "./settings";
-import { cachingSettingsStore } from "./settings-cache";
-import { cachingTokenStore } from "./tokens/token-cache";
 import { authenticate, bindInvite } from "./tokens/token-verbs";
 
 /**
@@ -18,17 +15,7 @@ import { authenticate, bindInvite } from "./tokens/token-verbs";
  * `start()` once the stores are open (it recovers after a restart) and `close()` before closing them.
  */
 export function createEngine(given: EngineDeps): Engine {
-  const tokens = cachingTokenStore(given.stores.tokens, { clock: given.clock });
-  const deps: EngineDeps = {
-    ...given,
-    stores: {
-      ...given.stores,
-      settings: cachingSettingsStore(given.stores.settings, { clock: given.clock }),
-      peers: cachingPeerStore(given.stores.peers, { clock: given.clock }),
-      unlocks: rememberingMentions(given.stores.unlocks),
-      tokens,
-    },
-  };
+  const deps: EngineDeps = { ...given, stores: cachedStores(given.stores, given.clock) };
   const settings = () => readSettings(deps.stores.settings);
   const runtime = createSessionRuntime({
     stores: deps.stores,
@@ -42,7 +29,7 @@ export function createEngine(given: EngineDeps): Engine {
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
     ...(deps.sharedStore === undefined ? {} : { sharedStore: deps.sharedStore }),
   });
-  const live = createEngineLive({ clock: deps.clock, forgetTokens: () => tokens.forgetAll() });
+  const live = createEngineLive({ clock: deps.clock });
   const parts = { deps, runtime, live };
   const engine: Engine = {
     execute: (callerSessionId, input, options) => executeCall(parts, callerSessionId, input, options),

@@ -17,14 +17,9 @@ export interface EngineLive {
   readonly peerStatus: PeerStatusCache;
   /** Calling sessions found live lately, so a read costs no query for its caller (DESIGN §7). */
   readonly liveCallers: TtlCache<string, boolean>;
-  /** Forgets the tokens remembered as live: called after a transaction revoked some. */
-  readonly forgetTokens: () => void;
 }
 
-export function createEngineLive(options: {
-  readonly clock: Clock;
-  readonly forgetTokens?: () => void;
-}): EngineLive {
+export function createEngineLive(options: { readonly clock: Clock }): EngineLive {
   return {
     cardAnswers: createWakeups(),
     peerStatus: createPeerStatusCache(),
@@ -33,6 +28,5 @@ export function createEngineLive(options: {
       ttlMs: LIVE_CALLER_CACHE_MS,
       keep: (live) => live,
     }),
-    forgetTokens: options.forgetTokens ?? (() => {}),
   };
 }

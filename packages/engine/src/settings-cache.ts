@@ -12,7 +12,7 @@ export const SETTINGS_CACHE_MS = 1_000;
 export function cachingSettingsStore(
   store: SettingsStore,
   options: { readonly clock: Clock; readonly ttlMs?: number },
-): SettingsStore {
+): SettingsStore & { forgetAll(): void } {
   const cache = createTtlCache<string, JsonValue | undefined>({
     clock: options.clock,
     ttlMs: options.ttlMs ?? SETTINGS_CACHE_MS,
@@ -31,5 +31,6 @@ export function cachingSettingsStore(
       return deleted;
     },
     listSettings: () => store.listSettings(),
+    forgetAll: () => cache.clear(),
   };
 }

@@ -2,7 +2,7 @@ import { FakeClock } from "@oar/core/testing";
 import { createMemoryUnlockStore } from "@oar/permissions/testing";
 import { describe, expect, it } from "vitest";
 import { cachingPeerStore, PEERS_CACHE_MS } from "../src/peers/peer-cache";
-import { rememberingMentions } from "../src/peers/unlock-cache";
+import { MENTIONS_CACHE_MS, rememberingMentions } from "../src/peers/unlock-cache";
 import { createMemoryPeerStore } from "../src/testing";
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
@@ -33,8 +33,9 @@ describe("pairings read from memory (DESIGN §9)", () => {
   });
 });
 
-describe("mention unlocks remembered (R-LOCK-03)", () => {
-  it("remembers a mention for good, and reads an agent unlock or a lock each time", async () => {
+describe("mention unlocks remembered (R-LOCK-03, DESIGN §9)", () => {
+  it("remembers a mention for MENTIONS_CACHE_MS, reads an agent unlock or a lock each time, and sees a removal by another process after that", async () => {
+    const clock = new FakeClock(T0);
     const store = createMemoryUnlockStore();
     let reads = 0;
     const counted = {
@@ -44,19 +45,25 @@ describe("mention unlocks remembered (R-LOCK-03)", () => {
         return store.getRelayUnlock(key);
       },
     };
-    const unlocks = rememberingMentions(counted);
+    const unlocks = rememberingMentions(counted, { clock });
     const key = { conversation: "ses_a", relay: "build-box" };
     expect(await unlocks.getRelayUnlock(key)).toBeNull();
     await store.unlockRelay({ ...key, how: "agent", at: T0 });
     expect(await unlocks.getRelayUnlock(key)).toMatchObject({ how: "agent" });
     await unlocks.unlockRelay({ ...key, how: "mention", at: T0 + 1 });
-    const before = reads;
     expect(await unlocks.getRelayUnlock(key)).toMatchObject({ how: "mention" });
+    const before = reads;
     expect(await unlocks.getRelayUnlock(key)).toMatchObject({ how: "mention" });
     expect(reads).toBe(before);
     expect(await unlocks.getRelayUnlock({ conversation: "ses_b", relay: "build-box" })).toBeNull();
-    // Removing the pairing ends the remembered mention too.
+    // Removing the pairing here ends the remembered mention at once.
     expect(await unlocks.forgetRelay("Build-Box")).toBe(1);
+    expect(await unlocks.getRelayUnlock(key)).toBeNull();
+    // Another process removes the pairing: the memory of the mention lasts no longer than its TTL.
+    await unlocks.unlockRelay({ ...key, how: "mention", at: T0 + 2 });
+    expect(await unlocks.getRelayUnlock(key)).toMatchObject({ how: "mention" });
+    await store.forgetRelay("build-box");
+    clock.advance(MENTIONS_CACHE_MS);
     expect(await unlocks.getRelayUnlock(key)).toBeNull();
   });
 });

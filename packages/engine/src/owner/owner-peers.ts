@@ -5,7 +5,7 @@ import { enforce } from "../actions/refusal";
 import type { OwnerPeerView } from "../engine";
 import { peerStatus } from "../peers/peer-status";
 import type { PeerRecord } from "../ports/peer-store";
-import type { OwnerContext } from "./owner-context";
+import { type OwnerContext, ownerChange } from "./owner-context";
 
 async function peerView(ctx: OwnerContext, peer: PeerRecord, fresh = false): Promise<OwnerPeerView> {
   const status = await peerStatus(ctx.deps, ctx.live.peerStatus, peer, { fresh });
@@ -93,11 +93,13 @@ export async function patchOwnerPeer(
  * unlocks end, so a relay paired later under that name starts locked everywhere (R-LOCK-01).
  */
 export async function removeOwnerPeer(ctx: OwnerContext, name: string): Promise<void> {
-  const { stores, clock } = ctx.deps;
-  const removed = await stores.peers.removePeer({ name, at: clock.now() });
-  if (!removed) {
-    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
-  }
-  await stores.unlocks.forgetRelay(name);
+  const at = ctx.deps.clock.now();
+  // The pairing and its unlocks go together: no unlock outlives it, none goes while it stays.
+  await ownerChange(ctx, async (tx) => {
+    if (!(await tx.deps.stores.peers.removePeer({ name, at }))) {
+      throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
+    }
+    await tx.deps.stores.unlocks.forgetRelay(name);
+  });
   ctx.live.peerStatus.forget(name);
 }

@@ -275,6 +275,5 @@ export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise
     }
   });
   ctx.live.liveCallers.delete(id);
-  ctx.live.forgetTokens();
   await ctx.runtime.killWorker(id);
 }

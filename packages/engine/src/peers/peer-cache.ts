@@ -13,7 +13,7 @@ export const PEERS_CACHE_MS = 1_000;
 export function cachingPeerStore(
   store: PeerStore,
   options: { readonly clock: Clock; readonly ttlMs?: number },
-): PeerStore {
+): PeerStore & { forgetAll(): void } {
   const cache = createTtlCache<"peers", PeerRecord[]>({
     clock: options.clock,
     ttlMs: options.ttlMs ?? PEERS_CACHE_MS,
@@ -37,5 +37,6 @@ export function cachingPeerStore(
     recordPeerSeen: (input) => store.recordPeerSeen(input),
     recordPeerLost: (input) => store.recordPeerLost(input),
     removePeer: (input) => changing(() => store.removePeer(input)),
+    forgetAll: () => cache.clear(),
   };
 }

@@ -251,6 +251,26 @@ export function runAtomicChangesContract(setup: ContractSetup<ContractFixture<En
       );
     });
 
+    it("owner removePeer: the pairing stays when its unlocks cannot be forgotten (R-LOCK-01)", async () => {
+      await rig().stores.peers.createPeer({
+        id: "peer_1",
+        name: "build-box",
+        url: "https://build-box.test",
+        level: "full",
+        token: "t",
+        createdAt: T0,
+      });
+      const session = await rig().session("ses_1");
+      await rig().stores.unlocks.unlockRelay({
+        conversation: session.id,
+        relay: "build-box",
+        how: "mention",
+        at: T0,
+      });
+      const engine = await rig().engineFailing("unlocks.forgetRelay");
+      failedWithInjection(await expectNothingChanged(rig(), () => engine.owner.removePeer("build-box")));
+    });
+
     it("a prompt is its message and its turn: no message stays when the turn cannot be queued", async () => {
       const session = await rig().session("ses_1");
       const engine = await rig().engineFailing("sessions.enqueueTurn");
