@@ -9,6 +9,7 @@ import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
+import { nodeTokenSecrets } from "./token-secrets";
 import { RELAY_VERSION } from "./version";
 
 export interface RelayServices {
@@ -60,6 +61,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     approvalCards: overrides.approvalCards ?? true,
     // Several relay processes may share a Postgres database; the embedded one is locked to this one.
     sharedStore: storage.driver === "postgres",
+    secrets: nodeTokenSecrets,
     allowedRoots: config.allowedRoots,
     folders: createFolderResolver(),
     peerLink: createPeerLink(overrides.peerFetch === undefined ? {} : { fetch: overrides.peerFetch }),

@@ -74,3 +74,4 @@ export type {
   TurnSnapshot,
 } from "./runtime/session-runtime";
 export { patchSettings, readSettings } from "./settings";
+export { type TokenSecrets, webCryptoSecrets } from "./tokens/token-secrets";
