@@ -17,7 +17,7 @@ describe("script provider under the session runtime", () => {
     await runtime?.close();
   });
 
-  const start = () => {
+  const start = async () => {
     const clock = new FakeClock();
     const stores = createMemoryEngineStores();
     const toolCalls: unknown[] = [];
@@ -31,13 +31,14 @@ describe("script provider under the session runtime", () => {
         return { ok: true, sessions: [] };
       },
     });
+    await runtime.start();
     const newSession = (id: string, provider = "script") =>
       stores.sessions.createSession({ id, title: id, provider, model: "script-1", createdAt: clock.now() });
     return { runtime, clock, stores, toolCalls, newSession };
   };
 
   it("runs a script turn with a question, a tool call and a sleep to its reply", async () => {
-    const { runtime, clock, stores, toolCalls, newSession } = start();
+    const { runtime, clock, stores, toolCalls, newSession } = await start();
     await newSession("ses_1");
     const { turn } = await runtime.enqueuePrompt({
       sessionId: "ses_1",
@@ -62,7 +63,7 @@ describe("script provider under the session runtime", () => {
   });
 
   it("stops a turn during !sleep (R-STOP-01)", async () => {
-    const { runtime, newSession } = start();
+    const { runtime, newSession } = await start();
     await newSession("ses_1");
     const { turn } = await runtime.enqueuePrompt({
       sessionId: "ses_1",
@@ -76,7 +77,7 @@ describe("script provider under the session runtime", () => {
   });
 
   it("refuses prompts to an external session", async () => {
-    const { runtime, newSession } = start();
+    const { runtime, newSession } = await start();
     await newSession("ses_ext", "external");
     await expect(
       runtime.enqueuePrompt({ sessionId: "ses_ext", text: "hi", origin: { kind: "owner" } }),

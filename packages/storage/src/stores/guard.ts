@@ -84,15 +84,23 @@ export function unavailableError(operation: string, cause: unknown): RelayError 
 }
 
 /**
- * Turns a driver failure into a RelayError: REMOTE_RELAY_UNAVAILABLE when the database does not
+ * A store call's failure as a RelayError: REMOTE_RELAY_UNAVAILABLE when the database does not
  * answer, else the local `STORAGE` (a bug: a query the database refused). RelayErrors pass through.
+ */
+export function toStoreError(operation: string, cause: unknown): RelayError {
+  if (isOutage(cause) && !(cause instanceof RelayError)) {
+    return unavailableError(operation, cause);
+  }
+  return toStorageError(operation, cause);
+}
+
+/**
+ * A driver failure as the local `STORAGE` RelayError, naming the operation: what opening the
+ * database fails with, whatever the cause (the relay cannot start). RelayErrors pass through.
  */
 export function toStorageError(operation: string, cause: unknown): RelayError {
   if (cause instanceof RelayError) {
     return cause;
-  }
-  if (isOutage(cause)) {
-    return unavailableError(operation, cause);
   }
   const sqlState = sqlStateOf(cause);
   return new RelayError("STORAGE", `${operation} failed: ${rootMessage(cause)}`, {
@@ -146,7 +154,7 @@ export function guardStore<T extends object>(port: string, store: T, deadlineMs?
       try {
         return await withDeadline(operation, deadlineMs, () => method.apply(store, args));
       } catch (cause) {
-        throw toStorageError(operation, cause);
+        throw toStoreError(operation, cause);
       }
     };
   }
