@@ -115,3 +115,32 @@ describe.skipIf(!postgresDatabase.available)("Postgres with several connections"
     );
   });
 });
+
+describe.skipIf(!postgresDatabase.available)("Postgres connections that die (DESIGN §4)", () => {
+  const test = useTestStorage(postgresDatabase);
+
+  it("a transaction whose backend is terminated fails with REMOTE_RELAY_UNAVAILABLE, does not crash the process, and the pool goes on", async () => {
+    const storage = test.storage();
+    const outcome = await storage.stores
+      .transaction(async (tx) => {
+        await tx.sessions.createSession(newSession("ses_doomed"));
+        // Another connection ends this one's backend, as a server restart or a cut link would.
+        await storage.db.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state like 'idle in transaction%'`,
+        );
+        // The first statement on the dead connection fails; the next one used to throw from a
+        // timer inside postgres.js (porsager/postgres#1208) and take the process down.
+        await tx.sessions.getSession("ses_doomed").catch(() => null);
+        await tx.sessions.createSession(newSession("ses_after"));
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(outcome).toMatchObject({ code: "REMOTE_RELAY_UNAVAILABLE" });
+    // A write postgres.js scheduled on the dead connection must not throw from a timer later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await storage.stores.sessions.getSession("ses_doomed")).toBeNull();
+    expect((await storage.stores.sessions.createSession(newSession("ses_next"))).id).toBe("ses_next");
+  });
+});
