@@ -1,9 +1,8 @@
 import type { CallOf, GroupRef } from "@oar/schema";
-import { openToSender, promptText } from "../peers/sender";
 import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
-import { countPrompt } from "./approvals";
+import { queueAgentPrompt } from "./agent-prompt";
 import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
 import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
@@ -222,14 +221,7 @@ export async function createSession(
         : tx.peer
           ? { group: null }
           : await placeWithCaller(tx, session);
-    const { turn } = await tx.runtime.queuePrompt(tx.deps.stores, {
-      sessionId: session.id,
-      text: promptText(tx, call.text),
-      origin: { kind: "agent", provenance, mode },
-      provenance,
-    });
-    await openToSender(tx, session.id);
-    await countPrompt(tx, call);
+    const turn = await queueAgentPrompt(tx, call, { sessionId: session.id, provenance, mode });
     return { session, placement, turn };
   });
   ctx.runtime.kick(session.id);

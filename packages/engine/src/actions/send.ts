@@ -1,7 +1,6 @@
 import type { CallOf } from "@oar/schema";
-import { openToSender, promptText } from "../peers/sender";
 import type { SessionPatch } from "../ports/session-store";
-import { countPrompt } from "./approvals";
+import { queueAgentPrompt } from "./agent-prompt";
 import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
 import { gated } from "./gated";
 import { checkEffort, checkModel } from "./model-check";
@@ -62,15 +61,7 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
     if (Object.keys(patch).length > 0) {
       await tx.deps.stores.sessions.updateSession(target.id, patch);
     }
-    const queued = await tx.runtime.queuePrompt(tx.deps.stores, {
-      sessionId: target.id,
-      text: promptText(tx, call.text),
-      origin: { kind: "agent", provenance, mode },
-      provenance,
-    });
-    await openToSender(tx, target.id);
-    await countPrompt(tx, call);
-    return queued.turn;
+    return queueAgentPrompt(tx, call, { sessionId: target.id, provenance, mode });
   });
   ctx.runtime.kick(target.id);
   const waited = await waitForTurn(ctx, turn, call.wait_seconds);

@@ -30,6 +30,24 @@ function titleFor(body: OwnerCreateSessionBody): string {
     : firstLine;
 }
 
+/**
+ * Puts the session in the group, in the verb's transaction. A group dissolved between the lookup
+ * and now (R-CGRP-07 c) refuses the whole verb, so nothing of it stays.
+ */
+async function joinOwnerGroup(
+  tx: OwnerContext,
+  member: { readonly sessionId: string; readonly groupId: string; readonly at: number },
+  nothing: string,
+): Promise<void> {
+  const placed = await tx.deps.stores.groups.setSessionGroup({ ...member, role: "member" });
+  if (!placed.ok) {
+    throw new RelayError(
+      "REMOTE_RELAY_UNKNOWN_GROUP",
+      `The session group ${member.groupId} was dissolved just now. ${nothing}`,
+    );
+  }
+}
+
 /** POST /v1/owner/sessions: a conversation the owner started; every check runs before anything is written. */
 export async function createOwnerSession(
   ctx: OwnerContext,
@@ -63,19 +81,11 @@ export async function createOwnerSession(
       createdAt: now,
     });
     if (group) {
-      const placed = await tx.deps.stores.groups.setSessionGroup({
-        sessionId: session.id,
-        groupId: group.id,
-        role: "member",
-        at: now,
-      });
-      if (!placed.ok) {
-        // Dissolved between the lookup and now (R-CGRP-07 c): nothing stays created.
-        throw new RelayError(
-          "REMOTE_RELAY_UNKNOWN_GROUP",
-          `The session group ${group.id} was dissolved just now. No session was created.`,
-        );
-      }
+      await joinOwnerGroup(
+        tx,
+        { sessionId: session.id, groupId: group.id, at: now },
+        "No session was created.",
+      );
     }
     const posted = body.text === undefined ? null : await postText(tx, session, body.text);
     return { session, turn: posted?.turn ?? null };
@@ -211,18 +221,7 @@ export async function patchOwnerSession(
       await sessions.updateSession(id, patch);
     }
     if (groupTarget && groupTarget.id !== session.group?.id) {
-      const placed = await groups.setSessionGroup({
-        sessionId: id,
-        groupId: groupTarget.id,
-        role: "member",
-        at: now,
-      });
-      if (!placed.ok) {
-        throw new RelayError(
-          "REMOTE_RELAY_UNKNOWN_GROUP",
-          `The session group ${groupTarget.id} was dissolved just now. Nothing was changed.`,
-        );
-      }
+      await joinOwnerGroup(tx, { sessionId: id, groupId: groupTarget.id, at: now }, "Nothing was changed.");
     } else if (body.group === null && session.group !== null) {
       await groups.clearSessionGroup({ sessionId: id, at: now });
     }

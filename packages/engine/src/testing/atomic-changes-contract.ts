@@ -111,86 +111,53 @@ export function runAtomicChangesContract(setup: ContractSetup<ContractFixture<En
     });
     const rig = () => fixture().store;
 
+    /** A relay_tool call of `callerId` fails on `method`: the envelope is INTERNAL, nothing changed. */
+    const callFails = async (method: StoreMethod, callerId: string, call: Record<string, unknown>) => {
+      const engine = await rig().engineFailing(method);
+      failedInternally(await expectNothingChanged(rig(), () => engine.execute(callerId, call)));
+    };
+    const send = (session: string, extra: Record<string, unknown> = {}) => ({
+      action: "send",
+      relay: "this",
+      session,
+      text: "hi",
+      wait_seconds: 0,
+      ...extra,
+    });
+    const start = { action: "create_session", relay: "this", text: "start", wait_seconds: 0 };
+
     it("send: settings, prompt and turn go when the anti-loop count fails (R-SEND-05, GAP-04 (f))", async () => {
       const caller = await rig().session("ses_caller", { mode: "ask" });
       const target = await rig().session("ses_target");
-      const engine = await rig().engineFailing("loopCounters.incrementLoopCounter");
-      failedInternally(
-        await expectNothingChanged(rig(), () =>
-          engine.execute(caller.id, {
-            action: "send",
-            relay: "this",
-            session: target.id,
-            text: "hi",
-            model: "test-2",
-            wait_seconds: 0,
-          }),
-        ),
-      );
+      await callFails("loopCounters.incrementLoopCounter", caller.id, send(target.id, { model: "test-2" }));
     });
 
     it("send: the prompt message goes when its turn cannot be queued", async () => {
       const caller = await rig().session("ses_caller");
       const target = await rig().session("ses_target");
-      const engine = await rig().engineFailing("sessions.enqueueTurn");
-      failedInternally(
-        await expectNothingChanged(rig(), () =>
-          engine.execute(caller.id, {
-            action: "send",
-            relay: "this",
-            session: target.id,
-            text: "hi",
-            wait_seconds: 0,
-          }),
-        ),
-      );
+      await callFails("sessions.enqueueTurn", caller.id, send(target.id));
     });
 
     it("create_session: no session, no group and no head role stay behind when the first prompt fails", async () => {
       const caller = await rig().session("ses_caller");
-      const engine = await rig().engineFailing("sessions.enqueueTurn");
-      failedInternally(
-        await expectNothingChanged(rig(), () =>
-          engine.execute(caller.id, {
-            action: "create_session",
-            relay: "this",
-            text: "start",
-            wait_seconds: 0,
-          }),
-        ),
-      );
+      await callFails("sessions.enqueueTurn", caller.id, start);
     });
 
     it("create_session: nothing stays behind when the anti-loop count fails", async () => {
       const caller = await rig().session("ses_caller");
-      const engine = await rig().engineFailing("loopCounters.incrementLoopCounter");
-      failedInternally(
-        await expectNothingChanged(rig(), () =>
-          engine.execute(caller.id, {
-            action: "create_session",
-            relay: "this",
-            text: "start",
-            wait_seconds: 0,
-          }),
-        ),
-      );
+      await callFails("loopCounters.incrementLoopCounter", caller.id, start);
     });
 
     it("update_session: a new group is undone when the settings fail to write (R-UPD-13)", async () => {
       const caller = await rig().session("ses_caller");
       const target = await rig().session("ses_target", { createdBy: { relay: null, session: caller.id } });
-      const engine = await rig().engineFailing("sessions.updateSession");
-      failedInternally(
-        await expectNothingChanged(rig(), () =>
-          engine.execute(caller.id, {
-            action: "update_session",
-            relay: "this",
-            session: target.id,
-            title: "renamed",
-            group: "Release",
-          }),
-        ),
-      );
+      await callFails("sessions.updateSession", caller.id, {
+        action: "update_session",
+        relay: "this",
+        session: target.id,
+        title: "renamed",
+        group: "Release",
+      });
     });
 
     it("owner createSession with a first message: no session when the turn cannot be queued", async () => {

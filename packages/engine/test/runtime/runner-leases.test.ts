@@ -1,6 +1,7 @@
 import { RelayError } from "@oar/core";
 import { FakeClock } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
+import type { EngineStores } from "../../src";
 import { RUNNER_GONE_MESSAGE } from "../../src/runtime/recovery";
 import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS } from "../../src/runtime/runner-lease";
 import { TURN_POLL_MS } from "../../src/runtime/turn-watch";
@@ -21,17 +22,27 @@ const outage = () =>
     retryable: true,
   });
 
+/** A runtime on shared `stores` running a held turn in session ses_a: the first relay process. */
+async function firstWithHeldTurn(stores: EngineStores, clock: FakeClock) {
+  const first = await runtimeHarness({ stores, clock, sharedStore: true });
+  const session = await first.createSession({ id: "ses_a" });
+  first.provider.hold();
+  const { turn } = await first.prompt(session.id, "long work");
+  const running = await first.provider.nextTurn();
+  return { first, session, turn, running };
+}
+
+/** A second runtime on the same stores, with ids apart from the first's. */
+const secondOn = (stores: EngineStores, clock: FakeClock) =>
+  runtimeHarness({ stores, clock, sharedStore: true, ids: taggedIds("b") });
+
 describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => {
   it("a second process starting leaves the first's running turn alone, and its reply arrives", async () => {
     const stores = createMemoryEngineStores();
     const clock = new FakeClock(T0);
-    const first = await runtimeHarness({ stores, clock, sharedStore: true });
-    const session = await first.createSession({ id: "ses_a" });
-    first.provider.hold();
-    const { turn } = await first.prompt(session.id, "long work");
-    const running = await first.provider.nextTurn();
+    const { first, turn, running } = await firstWithHeldTurn(stores, clock);
 
-    const second = await runtimeHarness({ stores, clock, sharedStore: true, ids: taggedIds("b") });
+    const second = await secondOn(stores, clock);
     await second.runtime.start();
     await pass(clock, RUNNER_LEASE_TTL_MS * 2);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
@@ -48,14 +59,10 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
     // The first process's clock stands still: it neither renews nor looks at anything.
     const frozen = new FakeClock(T0);
     const clock = new FakeClock(T0);
-    const first = await runtimeHarness({ stores, clock: frozen, sharedStore: true });
-    const session = await first.createSession({ id: "ses_a" });
-    first.provider.hold();
-    const { turn } = await first.prompt(session.id, "long work");
-    const stuck = await first.provider.nextTurn();
+    const { first, session, turn, running: stuck } = await firstWithHeldTurn(stores, frozen);
     const queued = await first.prompt(session.id, "next");
 
-    const second = await runtimeHarness({ stores, clock, sharedStore: true, ids: taggedIds("b") });
+    const second = await secondOn(stores, clock);
     await pass(clock, RUNNER_LEASE_TTL_MS - RUNNER_HEARTBEAT_MS);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
 
@@ -80,12 +87,8 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
     const stores = createMemoryEngineStores();
     const frozen = new FakeClock(T0);
     const clock = new FakeClock(T0);
-    const first = await runtimeHarness({ stores, clock: frozen, sharedStore: true });
-    const session = await first.createSession({ id: "ses_a" });
-    first.provider.hold();
-    const { turn } = await first.prompt(session.id, "long work");
-    const stuck = await first.provider.nextTurn();
-    const second = await runtimeHarness({ stores, clock, sharedStore: true, ids: taggedIds("b") });
+    const { first, session, turn, running: stuck } = await firstWithHeldTurn(stores, frozen);
+    const second = await secondOn(stores, clock);
     await pass(clock, RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
     expect((await stores.sessions.getTurn(turn.id))?.status).toBe("error");
 
@@ -105,13 +108,9 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
   it("a wait sees a turn another process ended within a poll (≤ 1 s), with no wake-up of its own", async () => {
     const stores = createMemoryEngineStores();
     const clock = new FakeClock(T0);
-    const runner = await runtimeHarness({ stores, clock, sharedStore: true });
-    const session = await runner.createSession({ id: "ses_a" });
-    runner.provider.hold();
-    const { turn } = await runner.prompt(session.id, "long work");
-    const running = await runner.provider.nextTurn();
+    const { turn, running } = await firstWithHeldTurn(stores, clock);
 
-    const watcher = await runtimeHarness({ stores, clock, sharedStore: true, ids: taggedIds("b") });
+    const watcher = await secondOn(stores, clock);
     let ended: string | undefined;
     void watcher.runtime.waitForTurn(turn.id, 60_000).then((snapshot) => {
       ended = snapshot.status;
