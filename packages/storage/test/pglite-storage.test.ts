@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, rmdir, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { newSession, newTurn } from "@oar/engine/testing";
@@ -21,6 +21,26 @@ async function appliedMigrations(storage: Storage): Promise<number> {
   const result = await storage.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
   const rows = (result as unknown as { rows: { n: number }[] }).rows;
   return Number(rows[0]?.n);
+}
+
+// Issue 8, item 9: PGlite's memory is sized for one relay, its durability is PGlite's own. fsync
+// is off in PGlite's start parameters (-F): a commit's WAL is written to the files before it
+// returns, so a killed relay loses nothing; synchronous_commit and full_page_writes stay on.
+const RELAY_SETTINGS = {
+  shared_buffers: "16MB",
+  maintenance_work_mem: "16MB",
+  fsync: "off",
+  synchronous_commit: "on",
+  full_page_writes: "on",
+};
+
+async function shownSettings(storage: Storage): Promise<Record<string, string>> {
+  const shown: Record<string, string> = {};
+  for (const name of Object.keys(RELAY_SETTINGS)) {
+    const result = await storage.db.execute(sql.raw(`show ${name}`));
+    shown[name] = String((result as unknown as { rows: Record<string, unknown>[] }).rows[0]?.[name]);
+  }
+  return shown;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -64,6 +84,24 @@ describe("PGlite in a data directory", () => {
     expect((await stat(join(dataDir, "pgdata"))).isDirectory()).toBe(true);
     expect((await readFile(join(dataDir, LOCK_FILE_NAME), "utf8")).trim()).toBe(String(process.pid));
   });
+
+  it("runs with a 16 MB buffer pool and keeps PGlite's durability settings", async () => {
+    expect(await shownSettings(storage as Storage)).toEqual(RELAY_SETTINGS);
+  });
+
+  it("makes a new database beside pgdata/ and moves it in whole, replacing what a killed first start left", async () => {
+    const fresh = await mkdtemp(join(tmpdir(), "oar-pglite-first-"));
+    try {
+      await mkdir(join(fresh, "pgdata.initdb"));
+      await writeFile(join(fresh, "pgdata.initdb", "PG_VERSION"), "half made");
+      const opened = await openStorage({ driver: "pglite", dataDir: fresh });
+      await opened.close();
+      expect((await readFile(join(fresh, "pgdata", "PG_VERSION"), "utf8")).trim()).toBe("18");
+      await expect(stat(join(fresh, "pgdata.initdb"))).rejects.toMatchObject({ code: "ENOENT" });
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("refuses a second open of the directory in this process while it is open", async () => {
     const error = await rejection(openStorage({ driver: "pglite", dataDir }));
@@ -127,4 +165,15 @@ describe("PGlite in a data directory", () => {
     expect((await readFile(join(dataDir, LOCK_FILE_NAME), "utf8")).trim()).toBe(String(process.pid));
     expect((await reopened.stores.sessions.getSession("ses_kept"))?.id).toBe("ses_kept");
   }, 30_000);
+});
+
+describe("PGlite in memory (tests)", () => {
+  it("runs with the same settings as in a data directory", async () => {
+    const storage = await openStorage({ driver: "pglite", dataDir: "memory://" });
+    try {
+      expect(await shownSettings(storage)).toEqual(RELAY_SETTINGS);
+    } finally {
+      await storage.close();
+    }
+  }, 60_000);
 });
