@@ -1,3 +1,4 @@
+import type { ReadableStreamDefaultController, UnderlyingSource } from "node:stream/web";
 import type { Clock, Logger, TimerId } from "@oar/core";
 import type { Context } from "hono";
 import { internalEnvelope } from "./errors";
@@ -6,55 +7,85 @@ import { internalEnvelope } from "./errors";
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
 
 const encoder = new TextEncoder();
+// JSON whitespace: any parser reads the body unchanged. Never written to, so one copy serves all.
+const SPACE = encoder.encode(" ");
+
+interface FailureLog {
+  readonly logger: Logger;
+  readonly requestId: string;
+  readonly log: Readonly<Record<string, unknown>>;
+}
 
 /**
- * A JSON response body that starts at once: while `result` is pending a single space (JSON
- * whitespace, so any parser reads the body unchanged) goes out every `intervalMs`, then the JSON.
- * A result that settles at once goes out as a plain body.
+ * One call's response body, as the source of its ReadableStream: a space every `intervalMs`
+ * while the result is pending, then the JSON. A relay holds thousands of waits at once, so a
+ * held call is this one object with its methods on the prototype (and three bound functions),
+ * not the dozen closures a call used to keep alive (issue 8, item 9: bytes per held wait).
+ * It is also the listener of the request's abort signal (`handleEvent`).
  */
-export function keepAliveJson(options: {
-  readonly result: Promise<unknown>;
-  readonly clock: Clock;
-  readonly intervalMs: number;
-  /** The client went away: the work behind `result` may stop. */
-  readonly onCancel: () => void;
-  /** The body written when `result` rejects. */
-  readonly onFailure: (cause: unknown) => unknown;
-}): ReadableStream<Uint8Array> {
-  let timer: TimerId | undefined;
-  let open = true;
-  const stop = () => {
-    open = false;
-    if (timer !== undefined) {
-      options.clock.clearTimeout(timer);
-      timer = undefined;
+class KeepAliveBody implements UnderlyingSource<Uint8Array> {
+  /** Aborted when the client goes away: the work behind the result may stop. */
+  readonly client = new AbortController();
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private timer: TimerId | undefined;
+  private open = true;
+  private readonly tick = this.writeSpace.bind(this);
+  private readonly deliver = this.write.bind(this);
+  private readonly fail = this.writeFailure.bind(this);
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly intervalMs: number,
+    private readonly failure: FailureLog,
+  ) {}
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.controller = controller;
+    this.timer = this.clock.setTimeout(this.tick, this.intervalMs);
+  }
+
+  /** Called once the stream exists; a result that settles at once goes out as a plain body. */
+  follow(result: Promise<unknown>): void {
+    result.then(this.deliver, this.fail);
+  }
+
+  cancel(): void {
+    this.stop();
+    this.client.abort();
+  }
+
+  handleEvent(): void {
+    this.client.abort();
+  }
+
+  private writeSpace(): void {
+    if (this.open) {
+      this.controller?.enqueue(SPACE);
+      this.timer = this.clock.setTimeout(this.tick, this.intervalMs);
     }
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const tick = () => {
-        if (!open) {
-          return;
-        }
-        controller.enqueue(encoder.encode(" "));
-        timer = options.clock.setTimeout(tick, options.intervalMs);
-      };
-      timer = options.clock.setTimeout(tick, options.intervalMs);
-      options.result
-        .catch((cause: unknown) => options.onFailure(cause))
-        .then((body) => {
-          if (open) {
-            stop();
-            controller.enqueue(encoder.encode(JSON.stringify(body)));
-            controller.close();
-          }
-        });
-    },
-    cancel() {
-      stop();
-      options.onCancel();
-    },
-  });
+  }
+
+  private write(body: unknown): void {
+    if (this.open) {
+      this.stop();
+      this.controller?.enqueue(encoder.encode(JSON.stringify(body)));
+      this.controller?.close();
+    }
+  }
+
+  private writeFailure(cause: unknown): void {
+    const { logger, requestId, log } = this.failure;
+    logger.error("relay_tool call failed", { requestId, ...log, error: cause });
+    this.write(internalEnvelope(requestId));
+  }
+
+  private stop(): void {
+    this.open = false;
+    if (this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
 }
 
 /**
@@ -73,18 +104,14 @@ export function keepAliveResponse(
     readonly log: Readonly<Record<string, unknown>>;
   },
 ): Response {
-  const requestId = c.get("requestId");
-  const client = new AbortController();
-  c.req.raw.signal.addEventListener("abort", () => client.abort(), { once: true });
-  const body = keepAliveJson({
-    result: options.run(client.signal),
-    clock: options.clock,
-    intervalMs: options.intervalMs,
-    onCancel: () => client.abort(),
-    onFailure: (cause) => {
-      options.logger.error("relay_tool call failed", { requestId, ...options.log, error: cause });
-      return internalEnvelope(requestId);
-    },
+  const body = new KeepAliveBody(options.clock, options.intervalMs, {
+    logger: options.logger,
+    requestId: c.get("requestId"),
+    log: options.log,
   });
-  return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8" });
+  c.req.raw.signal.addEventListener("abort", body, { once: true });
+  const result = options.run(body.client.signal);
+  const stream = new ReadableStream<Uint8Array>(body);
+  body.follow(result);
+  return c.body(stream, 200, { "Content-Type": "application/json; charset=utf-8" });
 }

@@ -1,0 +1,94 @@
+import type { Logger } from "@oar/core";
+import { FakeClock } from "@oar/core/testing";
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import { describe, expect, it } from "vitest";
+import { keepAliveResponse } from "../src/http/keep-alive-json";
+
+const INTERVAL_MS = 25_000;
+
+function recordingLogger(): Logger & { readonly errors: unknown[][] } {
+  const errors: unknown[][] = [];
+  return { errors, debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => errors.push(args) };
+}
+
+/** One route holding a call the way /v1/tool does; `run` stands for the engine. */
+function heldCall(run: (signal: AbortSignal) => Promise<unknown>, clock: FakeClock, logger: Logger) {
+  const app = new Hono();
+  app.use(requestId({ generator: () => "req_held" }));
+  app.post("/tool", (c) =>
+    keepAliveResponse(c, { run, clock, intervalMs: INTERVAL_MS, logger, log: { sessionId: "ses_1" } }),
+  );
+  return app;
+}
+
+const decoder = new TextDecoder();
+
+describe("a held call's response (DESIGN §4)", () => {
+  it("writes a space at every interval while the call is pending, then the JSON", async () => {
+    const clock = new FakeClock();
+    let answer: (value: unknown) => void = () => {};
+    const app = heldCall(() => new Promise((resolve) => (answer = resolve)), clock, recordingLogger());
+    const reader = (await app.request("/tool", { method: "POST" })).body?.getReader();
+    clock.advance(INTERVAL_MS);
+    clock.advance(INTERVAL_MS);
+    answer({ ok: true, status: "done" });
+    const chunks: string[] = [];
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+      chunks.push(decoder.decode(read.value));
+    }
+    expect(chunks).toEqual([" ", " ", '{"ok":true,"status":"done"}']);
+  });
+
+  it("tells the work behind the call when the client stops reading, and writes nothing more", async () => {
+    const clock = new FakeClock();
+    let signal: AbortSignal | undefined;
+    const app = heldCall(
+      (s) => {
+        signal = s;
+        return new Promise(() => {});
+      },
+      clock,
+      recordingLogger(),
+    );
+    const reader = (await app.request("/tool", { method: "POST" })).body?.getReader();
+    expect(signal?.aborted).toBe(false);
+    await reader?.cancel();
+    expect(signal?.aborted).toBe(true);
+    // The keep-alive timer went with it: writing to the cancelled body would throw here.
+    expect(() => clock.advance(3 * INTERVAL_MS)).not.toThrow();
+  });
+
+  it("tells the work behind the call when the request's connection closes", async () => {
+    let signal: AbortSignal | undefined;
+    const app = heldCall(
+      (s) => {
+        signal = s;
+        return new Promise(() => {});
+      },
+      new FakeClock(),
+      recordingLogger(),
+    );
+    const connection = new AbortController();
+    await app.request("/tool", { method: "POST", signal: connection.signal });
+    expect(signal?.aborted).toBe(false);
+    connection.abort();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("answers a failed call with the INTERNAL envelope naming the request, and logs the failure", async () => {
+    const logger = recordingLogger();
+    const cause = new Error("the engine broke");
+    const app = heldCall(() => Promise.reject(cause), new FakeClock(), logger);
+    const response = await app.request("/tool", { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      code: "REMOTE_RELAY_INTERNAL",
+      requestId: "req_held",
+    });
+    expect(logger.errors).toEqual([
+      ["relay_tool call failed", { requestId: "req_held", sessionId: "ses_1", error: cause }],
+    ]);
+  });
+});
