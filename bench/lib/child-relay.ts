@@ -10,16 +10,24 @@ export interface ChildRelay {
   stop(): Promise<void>;
 }
 
-/** Starts a benchmark server script (run with tsx and the source condition) and waits for its ready line. */
+/**
+ * Starts a benchmark server script (run with tsx and the source condition, and `nodeArgs` if any)
+ * and waits for its ready line.
+ */
 export async function startChildRelay(
   script: string,
   args: readonly string[],
   cwd: string,
+  nodeArgs: readonly string[] = [],
 ): Promise<ChildRelay> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@oar/source", script, ...args], {
-    cwd,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--conditions=@oar/source", ...nodeArgs, script, ...args],
+    {
+      cwd,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const [first] = (await once(lines, "line")) as [string];
   const ready = JSON.parse(first) as ChildRelay["ready"];

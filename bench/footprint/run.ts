@@ -1,0 +1,264 @@
+// bench/footprint: the resident memory of a real relay process (`oar-relay start`) on PGlite and
+// on Postgres, idle after start and with N sessions made through the owner API, and the bytes each
+// held `wait` costs against a bare Hono server holding the same requests, all in one run.
+// Goals (issue 8, item 9): the PGlite relay idles at ≤ 300 MB after start and with 1,000
+// sessions; a held wait costs ≤ 1.5× the bare server's bytes.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { startChildRelay } from "../lib/child-relay";
+import { type HeldRequests, holdRequests } from "../lib/held-requests";
+import { startRelayProcess } from "../lib/relay-process";
+import { COLLECT_ON_SIGNAL_ARGS, collectedRss, idleRss } from "../lib/rss";
+
+const N = Number(process.argv[2] ?? 1000);
+// The server the Postgres leg makes its scratch database on (and drops it from afterwards).
+const ADMIN_URL = process.argv[3] ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const OWNER_TOKEN = "bench-footprint-owner-token";
+const IDLE_GOAL_BYTES = 300 * 1024 * 1024;
+const WAIT_GOAL_RATIO = 1.5;
+const WARM_UP = Math.max(10, Math.round(N / 10));
+const STEPS = 5;
+const run = promisify(execFile);
+
+/** An idle resident set: once the garbage is collected, and 3 s after the last request. */
+interface Idle {
+  readonly settled: number;
+  readonly justAfter: number;
+}
+
+interface RelayFigures {
+  readonly afterStart: Idle;
+  readonly withSessions: Idle;
+  readonly perWait: number;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const met = (ok: boolean) => (ok ? "met" : "NOT met");
+
+/** A line on stderr saying how far the run is, so a long run does not look stuck. */
+function progress(label: string, since: number): void {
+  console.error(`· ${label} (${((performance.now() - since) / 1000).toFixed(1)} s)`);
+}
+
+async function idle(pid: number): Promise<Idle> {
+  const justAfter = await idleRss(pid);
+  return { justAfter, settled: await collectedRss(pid) };
+}
+
+function ownerClient(base: string) {
+  return async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${OWNER_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      throw new Error(`${path}: ${response.status} ${text}`);
+    }
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+}
+
+/** Runs `count` calls of `one`, 8 in flight, as a user's scripts would make them. */
+async function inParallel(count: number, one: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      await one(next++);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, lane));
+}
+
+/** The slope of the least-squares line through `points` (y at x = 0, 1, 2…). */
+function slope(points: readonly number[]): number {
+  const meanX = (points.length - 1) / 2;
+  const meanY = points.reduce((sum, y) => sum + y, 0) / points.length;
+  let num = 0;
+  let den = 0;
+  points.forEach((y, x) => {
+    num += (x - meanX) * (y - meanY);
+    den += (x - meanX) ** 2;
+  });
+  return num / den;
+}
+
+/**
+ * Holds `WARM_UP` requests and lets them go, so every path the measured ones take has run once;
+ * then holds N more, `STEPS` times over, none let go, and samples the live resident set after
+ * each step. The bytes per request are the slope of the line through the samples, divided by N:
+ * a sample that a page pool or an allocator arena moved moves the figure far less than it would
+ * move the one step it ends.
+ */
+async function bytesPerHeldRequest(
+  pid: number,
+  url: string,
+  init: { readonly headers: Readonly<Record<string, string>>; readonly body: string },
+): Promise<number> {
+  const warm = await holdRequests(url, init, WARM_UP);
+  warm.assertHeld();
+  await warm.release();
+  const held: HeldRequests[] = [];
+  const samples = [await collectedRss(pid)];
+  try {
+    for (let step = 0; step < STEPS; step++) {
+      const requests = await holdRequests(url, init, N);
+      held.push(requests);
+      samples.push(await collectedRss(pid));
+      requests.assertHeld();
+    }
+  } finally {
+    await Promise.all(held.map((requests) => requests.release()));
+  }
+  const steps = samples.slice(1).map((after, i) => kb((after - (samples[i] ?? after)) / N));
+  console.error(`  each step of ${N}: ${steps.join(", ")} per request`);
+  return slope(samples) / N;
+}
+
+async function measureRelay(name: string, env: Readonly<Record<string, string>>): Promise<RelayFigures> {
+  let since = performance.now();
+  const relay = await startRelayProcess(
+    { RELAY_NAME: "footprint", RELAY_OWNER_TOKEN: OWNER_TOKEN, ...env },
+    COLLECT_ON_SIGNAL_ARGS,
+  );
+  try {
+    progress(`${name}: relay started`, since);
+    const post = ownerClient(relay.base);
+    const afterStart = await idle(relay.pid);
+    since = performance.now();
+    // Sessions as a user has them: each with a conversation, its turn run to the end.
+    await inParallel(N, (i) => post("/v1/owner/sessions", { title: `session ${i}`, text: "!reply ok" }));
+    progress(`${name}: ${N} sessions created`, since);
+    const withSessions = await idle(relay.pid);
+
+    since = performance.now();
+    const caller = await post("/v1/owner/sessions", { title: "waiting caller" });
+    const { token } = (await post(`/v1/owner/sessions/${caller.id}/token`, {})) as { token: string };
+    const target = await post("/v1/owner/sessions", { title: "long turn", text: "!sleep 3600000" });
+    const perWait = await bytesPerHeldRequest(relay.pid, `${relay.base}/v1/tool`, {
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ action: "wait", relay: "this", session: target.id, wait_seconds: 600 }),
+    });
+    progress(`${name}: held waits measured`, since);
+    return { afterStart, withSessions, perWait };
+  } finally {
+    await relay.stop();
+  }
+}
+
+async function measurePglite(): Promise<RelayFigures> {
+  const dataDir = await mkdtemp(join(tmpdir(), "oar-footprint-"));
+  try {
+    return await measureRelay("PGlite", { RELAY_DATA_DIR: dataDir });
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * On a scratch database made through ADMIN_URL with psql and dropped afterwards, named after the
+ * URL's database (`oar_bench_<random>` from `postgres`); a sentence saying why when there is none.
+ */
+async function measurePostgres(): Promise<RelayFigures | string> {
+  const admin = new URL(ADMIN_URL);
+  const base = admin.pathname.slice(1) || "postgres";
+  const name = `${base === "postgres" ? "oar_bench" : base}_${randomBytes(4).toString("hex")}`;
+  try {
+    await run("psql", [ADMIN_URL, "-v", "ON_ERROR_STOP=1", "-qc", `create database ${name}`]);
+  } catch (cause) {
+    const reason = (cause as { stderr?: string }).stderr?.trim().split("\n")[0] ?? String(cause);
+    return `skipped: psql made no database on ${admin.host} (${reason})`;
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), "oar-footprint-"));
+  try {
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    return await measureRelay("Postgres", { RELAY_DATA_DIR: dataDir, DATABASE_URL: url.toString() });
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+    await run("psql", [ADMIN_URL, "-qc", `drop database if exists ${name} with (force)`]);
+  }
+}
+
+async function measureBare(): Promise<number> {
+  const since = performance.now();
+  const bare = await startChildRelay(
+    join(import.meta.dirname, "bare-server.ts"),
+    [],
+    join(import.meta.dirname, ".."),
+    COLLECT_ON_SIGNAL_ARGS,
+  );
+  try {
+    if (bare.child.pid === undefined) {
+      throw new Error("the bare server has no pid");
+    }
+    const perWait = await bytesPerHeldRequest(bare.child.pid, `${bare.base}/v1/tool`, {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "wait", relay: "this", session: "ses_bare", wait_seconds: 600 }),
+    });
+    progress("bare Hono: held requests measured", since);
+    return perWait;
+  } finally {
+    await bare.stop();
+  }
+}
+
+const pglite = await measurePglite();
+const postgres = await measurePostgres();
+const bare = await measureBare();
+const peer = typeof postgres === "string" ? undefined : postgres;
+
+const idleCell = (figure: Idle) => `${mb(figure.settled)} (${mb(figure.justAfter)})`;
+console.log(
+  `\nbench/footprint — resident set of the relay process (oar-relay start, from source), ${N} sessions, ${N} × ${STEPS} held waits`,
+);
+console.log(`| process | idle after start | idle with ${N} sessions | per held wait |`);
+console.log("| --- | ---: | ---: | ---: |");
+for (const [name, figures] of [
+  ["relay on PGlite", pglite],
+  ["relay on Postgres", postgres],
+] as const) {
+  console.log(
+    typeof figures === "string"
+      ? `| ${name} | ${figures} | | |`
+      : `| ${name} | ${idleCell(figures.afterStart)} | ${idleCell(figures.withSessions)} | ${kb(figures.perWait)} |`,
+  );
+}
+console.log(`| bare Hono server | | | ${kb(bare)} |`);
+console.log(
+  "Idle: once the garbage is collected (V8 gets there by itself within a minute or two of quiet); in brackets 3 s after the last request.",
+);
+if (N < 1000) {
+  console.log(`With ${N} held waits a step, a few MB of noise weigh more: the per-wait figures want 1000.`);
+}
+console.log("");
+
+for (const [label, figure, peerFigure] of [
+  ["after start", pglite.afterStart, peer?.afterStart],
+  [`with ${N} sessions`, pglite.withSessions, peer?.withSessions],
+] as const) {
+  const ratio =
+    peerFigure === undefined
+      ? ""
+      : `; ${(figure.settled / peerFigure.settled).toFixed(2)}× the relay on Postgres`;
+  console.log(
+    `PGlite idle ${label}: ${mb(figure.settled)} (goal ≤ ${mb(IDLE_GOAL_BYTES)}) ${met(figure.settled <= IDLE_GOAL_BYTES)}${ratio}`,
+  );
+}
+for (const [name, figures] of [
+  ["PGlite", pglite],
+  ["Postgres", peer],
+] as const) {
+  if (figures !== undefined) {
+    const ratio = figures.perWait / bare;
+    console.log(
+      `held wait on ${name} vs bare Hono: ${ratio.toFixed(2)}× bytes (goal ≤ ${WAIT_GOAL_RATIO}×) ${met(ratio <= WAIT_GOAL_RATIO)}`,
+    );
+  }
+}
