@@ -76,25 +76,11 @@ async function inParallel(count: number, one: (i: number) => Promise<unknown>): 
   await Promise.all(Array.from({ length: 8 }, lane));
 }
 
-/** The slope of the least-squares line through `points` (y at x = 0, 1, 2…). */
-function slope(points: readonly number[]): number {
-  const meanX = (points.length - 1) / 2;
-  const meanY = points.reduce((sum, y) => sum + y, 0) / points.length;
-  let num = 0;
-  let den = 0;
-  points.forEach((y, x) => {
-    num += (x - meanX) * (y - meanY);
-    den += (x - meanX) ** 2;
-  });
-  return num / den;
-}
-
 /**
  * Holds `WARM_UP` requests and lets them go, so every path the measured ones take has run once;
  * then holds N more, `STEPS` times over, none let go, and samples the live resident set after
- * each step. The bytes per request are the slope of the line through the samples, divided by N:
- * a sample that a page pool or an allocator arena moved moves the figure far less than it would
- * move the one step it ends.
+ * each step. The bytes per request are the median step's growth divided by N: memory the process
+ * gives back on its own during one step (an allocator arena, a pool) moves that step only.
  */
 async function bytesPerHeldRequest(
   pid: number,
@@ -105,20 +91,22 @@ async function bytesPerHeldRequest(
   warm.assertHeld();
   await warm.release();
   const held: HeldRequests[] = [];
-  const samples = [await collectedRss(pid)];
+  const steps: number[] = [];
+  let before = await collectedRss(pid);
   try {
     for (let step = 0; step < STEPS; step++) {
       const requests = await holdRequests(url, init, N);
       held.push(requests);
-      samples.push(await collectedRss(pid));
+      const after = await collectedRss(pid);
       requests.assertHeld();
+      steps.push((after - before) / N);
+      before = after;
     }
   } finally {
     await Promise.all(held.map((requests) => requests.release()));
   }
-  const steps = samples.slice(1).map((after, i) => kb((after - (samples[i] ?? after)) / N));
-  console.error(`  each step of ${N}: ${steps.join(", ")} per request`);
-  return slope(samples) / N;
+  console.error(`  each step of ${N}: ${steps.map(kb).join(", ")} per request`);
+  return [...steps].sort((a, b) => a - b)[Math.floor(STEPS / 2)] ?? Number.NaN;
 }
 
 async function measureRelay(name: string, env: Readonly<Record<string, string>>): Promise<RelayFigures> {

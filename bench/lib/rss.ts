@@ -44,13 +44,19 @@ export async function idleRss(pid: number, settleMs = 3_000): Promise<number> {
  * The resident set once the garbage is collected (the process started with
  * COLLECT_ON_SIGNAL_ARGS): what an idle process settles to by itself, V8's memory reducer
  * collecting within a minute or two of quiet, measured at once; and what it holds live, for
- * differences between two moments that garbage would blur.
+ * differences between two moments that garbage would blur. Sampled right after the collection,
+ * the least of three: a process with timers of its own (a poll, a lease) starts filling its young
+ * generation again at once.
  */
 export async function collectedRss(pid: number): Promise<number> {
-  for (let i = 0; i < 2; i++) {
-    process.kill(pid, "SIGUSR2");
-    await sleep(500);
+  process.kill(pid, "SIGUSR2");
+  await sleep(500);
+  process.kill(pid, "SIGUSR2");
+  await sleep(300);
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    samples.push(await rssBytes(pid));
+    await sleep(50);
   }
-  await sleep(1_000);
-  return medianOfSamples(pid);
+  return Math.min(...samples);
 }
