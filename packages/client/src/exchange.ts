@@ -65,8 +65,9 @@ const LEADING_JSON_WHITESPACE = /^[ \t\n\r]+/;
 
 /**
  * The most bytes of one response body the client reads. A paired relay that streams without end
- * (or just huge) would otherwise grow this process's memory until it dies; no answer of the peer
- * protocol comes near this (a request body is limited to 4 MB).
+ * (or just huge) would otherwise grow this process's memory until it dies. Ordinary answers are
+ * far smaller; one that is not (read_session with `last` 200 of messages near LIMITS.textMaxChars)
+ * fails with a message saying why, and the agent can ask for less.
  */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
