@@ -9,14 +9,27 @@ import type { SettingsStore } from "./ports/settings-store";
 // changed rarely, and one row keeps a PATCH atomic.
 const SETTINGS_KEY = "owner.settings";
 
+// Every call reads the settings, and the engine's cache hands back the same stored value for a
+// second: that value's settings are parsed once and shared, not parsed and kept by every call
+// (thousands of held waits each held their own copy).
+const parsedSettings = new WeakMap<object, OwnerSettings>();
+
 /** The owner's settings with defaults filled in (DESIGN §4, GAP-02: agent sessions start enabled). */
 export async function readSettings(store: SettingsStore): Promise<OwnerSettings> {
   const stored = await store.getSetting(SETTINGS_KEY);
+  const key = typeof stored === "object" && stored !== null ? stored : undefined;
+  const known = key === undefined ? undefined : parsedSettings.get(key);
+  if (known !== undefined) {
+    return known;
+  }
   const parsed = OwnerSettingsSchema.safeParse(stored ?? {});
   if (!parsed.success) {
     throw new RelayError("REMOTE_RELAY_INTERNAL", "The stored relay settings do not validate.", {
       cause: parsed.error,
     });
+  }
+  if (key !== undefined) {
+    parsedSettings.set(key, parsed.data);
   }
   return parsed.data;
 }

@@ -17,4 +17,15 @@ describe("owner settings (DESIGN §4, GAP-02, R-WST-02)", () => {
     expect(after.acceptPromptsFromOtherRelays).toBe(false);
     expect(await readSettings(store)).toEqual(after);
   });
+
+  it("parses one stored value once: reads of it share one settings object until it changes", async () => {
+    const store = createMemorySettingsStore();
+    await patchSettings(store, { maxTurnSeconds: 600 });
+    const first = await readSettings(store);
+    expect(await readSettings(store)).toBe(first);
+    await patchSettings(store, { maxTurnSeconds: 900 });
+    const changed = await readSettings(store);
+    expect(changed).not.toBe(first);
+    expect(changed.maxTurnSeconds).toBe(900);
+  });
 });

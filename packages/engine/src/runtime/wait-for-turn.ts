@@ -14,6 +14,92 @@ export interface TurnWaits {
   endAll(): Promise<void>;
 }
 
+interface WaitParts {
+  readonly ctx: RuntimeContext;
+  readonly snapshots: Snapshots;
+  readonly waiters: Wakeups;
+  readonly watch: WatchTurn | undefined;
+  readonly open: Set<TurnWait>;
+}
+
+/**
+ * One wait on a turn. A relay holds thousands at once, so each is this one object with its
+ * methods on the prototype (and two bound functions), not a handful of closures (issue 8 item 9:
+ * bytes per held wait). It is also the listener of the caller's abort signal (`handleEvent`).
+ */
+class TurnWait {
+  private settled = false;
+  private removeWake: () => void = () => {};
+  private unwatch: () => void = () => {};
+  private timer: ReturnType<RuntimeContext["clock"]["setTimeout"]> | undefined;
+  private readonly wake = this.lookIfOver.bind(this);
+  private readonly timeUp = this.end.bind(this);
+
+  constructor(
+    private readonly parts: WaitParts,
+    private readonly turnId: string,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (snapshot: TurnSnapshot) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  begin(ms: number): void {
+    const { waiters, watch, open, ctx } = this.parts;
+    // The wake-up is registered before the first look, so an end between the two is not missed.
+    this.removeWake = waiters.add(this.turnId, this.wake);
+    this.unwatch = watch?.(this.turnId) ?? this.unwatch;
+    open.add(this);
+    if (ms <= 0 || this.signal?.aborted) {
+      this.end();
+      return;
+    }
+    this.timer = ctx.clock.setTimeout(this.timeUp, Math.min(ms, MAX_TIMER_MS));
+    this.signal?.addEventListener("abort", this, { once: true });
+    this.lookIfOver();
+  }
+
+  /** The caller's signal aborted (client gone): the wait ends with the snapshot of the moment. */
+  handleEvent(): void {
+    this.end();
+  }
+
+  /** Ends the wait now, with the snapshot of the moment. */
+  end(): Promise<void> {
+    return this.look(true);
+  }
+
+  private lookIfOver(): void {
+    void this.look(false);
+  }
+
+  private async look(force: boolean): Promise<void> {
+    try {
+      const snapshot = await this.parts.snapshots.byId(this.turnId);
+      if (!this.settled && (force || isWaitOver(snapshot.status))) {
+        this.cleanup();
+        this.resolve(snapshot);
+      }
+    } catch (error) {
+      // While the database does not answer the wait goes on; it fails only when it ends.
+      if (!this.settled && (force || !isOutage(error))) {
+        this.cleanup();
+        this.reject(error);
+      }
+    }
+  }
+
+  private cleanup(): void {
+    this.settled = true;
+    this.removeWake();
+    this.unwatch();
+    if (this.timer !== undefined) {
+      this.parts.ctx.clock.clearTimeout(this.timer);
+    }
+    this.signal?.removeEventListener("abort", this);
+    this.parts.open.delete(this);
+  }
+}
+
 /**
  * Waits end at the first of: the turn ended, it waits on a question, `ms` of the clock's time
  * passed, or the caller's signal aborted. Each ends with the snapshot taken at that moment.
@@ -27,59 +113,16 @@ export function createTurnWaits(
     readonly watch?: WatchTurn;
   },
 ): TurnWaits {
-  const open = new Set<() => Promise<void>>();
-
+  const shared: WaitParts = { ctx, ...parts, watch: parts.watch, open: new Set() };
   return {
     wait(turnId, ms, signal) {
       return new Promise<TurnSnapshot>((resolve, reject) => {
-        let settled = false;
-        let removeWake = () => {};
-        let unwatch = () => {};
-        let timer: ReturnType<typeof ctx.clock.setTimeout> | undefined;
-        const cleanup = () => {
-          settled = true;
-          removeWake();
-          unwatch();
-          if (timer !== undefined) {
-            ctx.clock.clearTimeout(timer);
-          }
-          signal?.removeEventListener("abort", onAbort);
-          open.delete(endNow);
-        };
-        const look = async (force: boolean) => {
-          try {
-            const snapshot = await parts.snapshots.byId(turnId);
-            if (!settled && (force || isWaitOver(snapshot.status))) {
-              cleanup();
-              resolve(snapshot);
-            }
-          } catch (error) {
-            // While the database does not answer the wait goes on; it fails only when it ends.
-            if (!settled && (force || !isOutage(error))) {
-              cleanup();
-              reject(error);
-            }
-          }
-        };
-        const endNow = () => look(true);
-        const onAbort = () => void look(true);
-
-        // The wake-up is registered before the first look, so an end between the two is not missed.
-        removeWake = parts.waiters.add(turnId, () => void look(false));
-        unwatch = parts.watch?.(turnId) ?? unwatch;
-        open.add(endNow);
-        if (ms <= 0 || signal?.aborted) {
-          void look(true);
-          return;
-        }
-        timer = ctx.clock.setTimeout(() => void look(true), Math.min(ms, MAX_TIMER_MS));
-        signal?.addEventListener("abort", onAbort, { once: true });
-        void look(false);
+        new TurnWait(shared, turnId, signal, resolve, reject).begin(ms);
       });
     },
 
     async endAll() {
-      await Promise.all([...open].map((endNow) => endNow()));
+      await Promise.all([...shared.open].map((wait) => wait.end()));
     },
   };
 }
