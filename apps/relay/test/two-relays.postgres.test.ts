@@ -128,7 +128,7 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
       expect(Date.now() - killedAt).toBeLessThanOrEqual(30_000);
       expect(turns[0]).toMatchObject({
         status: "error",
-        error: expect.stringContaining("stopped answering"),
+        error: expect.stringContaining("relay process running this turn went away"),
       });
       expect(turns[1]).toMatchObject({ status: "done", reply: "after the crash" });
     });

@@ -5,7 +5,7 @@ import type { RuntimeContext } from "./runtime-context";
 
 export const RELAY_RESTARTED_MESSAGE = "The relay restarted while this turn was running.";
 export const RUNNER_GONE_MESSAGE =
-  "The relay process running this turn stopped answering (killed or cut off); its turn ended.";
+  "The relay process running this turn went away (shut down, killed or cut off from the database), so the turn ended.";
 
 /**
  * Ends turns whose worker is gone, in one change with their question cards and the state of
@@ -72,7 +72,7 @@ export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | u
       return failTurns(stores, { error: RUNNER_GONE_MESSAGE, endedAt: now, runner: lease.name });
     });
     if (failed.length > 0) {
-      ctx.logger.warn("Recovered the turns of a relay process that stopped answering.", {
+      ctx.logger.warn("Recovered the turns of a relay process that went away.", {
         lease: lease.name,
         turns: failed.length,
       });
