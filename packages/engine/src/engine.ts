@@ -1,5 +1,6 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
 import type { CardKind, CardStatus, CardStore, LoopCounterStore, UnlockStore } from "@oar/permissions";
+import type { DeliveryStore, SubscriptionStore } from "@oar/scheduler";
 import type {
   OwnerCardAnswerBody,
   OwnerCreateGroupBody,
@@ -12,6 +13,7 @@ import type {
   OwnerSettingsPatch,
   PeerOrigin,
 } from "@oar/schema";
+import type { EventStore, OutboxRecord } from "./ports/event-store";
 import type { FolderResolver } from "./ports/folder-resolver";
 import type { GroupListItem, GroupRecord, GroupStore } from "./ports/group-store";
 import type { LeaseStore } from "./ports/lease-store";
@@ -49,6 +51,12 @@ export interface EngineStores {
   readonly tokens: TokenStore;
   /** Each relay process's lease on the turns it runs (DESIGN §9). */
   readonly leases: LeaseStore;
+  /** The outbox: every lifecycle change's event (DESIGN §3, §9). */
+  readonly events: EventStore;
+  /** Subscriptions (§23–§32). */
+  readonly subscriptions: SubscriptionStore;
+  /** Events on their way to watchers, wake-ups, the routing cursor. */
+  readonly deliveries: DeliveryStore;
   /**
    * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
    * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores
@@ -210,6 +218,13 @@ export interface OwnerApi {
   revokeInvite(id: string): Promise<void>;
   patchPeer(name: string, body: OwnerPatchPeerBody): Promise<OwnerPeerView>;
   removePeer(name: string): Promise<void>;
+  /** The outbox after `after` (exclusive), oldest first, at most `limit` (`GET /v1/owner/events`). */
+  listEvents(options: { readonly after: number; readonly limit: number }): Promise<OutboxRecord[]>;
+  /**
+   * Calls `listener` whenever events may have been appended, by this process or (through the
+   * stores' hint) another one. Returns the function that stops it.
+   */
+  onEvents(listener: () => void): () => void;
 }
 
 export interface Engine {

@@ -27,6 +27,7 @@ export type {
 } from "./ports/group-store";
 export type { JsonObject, JsonValue } from "./ports/json";
 export type { Lease, LeaseRefusal, LeaseRequest, LeaseStore } from "./ports/lease-store";
+export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export type { PeerAddress, PeerLink } from "./ports/peer-link";
 export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
 export type {

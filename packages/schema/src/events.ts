@@ -152,6 +152,14 @@ export const LinkRestoredEventSchema = z.object({
   held: z.number().int().min(0),
 });
 
+/**
+ * What the outbox also records for the owner's event stream (DESIGN §4 `GET /v1/owner/events`)
+ * and later consumers, but no subscription names: a turn starting, a session archived or deleted.
+ */
+export const TurnStartedEventSchema = z.object({ ...eventBase, kind: z.literal("turn_started"), turn_id: z.string() });
+export const SessionArchivedEventSchema = z.object({ ...eventBase, kind: z.literal("session_archived") });
+export const SessionDeletedEventSchema = z.object({ ...eventBase, kind: z.literal("session_deleted") });
+
 export const RelayEventSchema = z.discriminatedUnion("kind", [
   TurnEndEventSchema,
   ErrorEventSchema,
@@ -168,6 +176,17 @@ export const RelayEventSchema = z.discriminatedUnion("kind", [
   LinkRestoredEventSchema,
 ]);
 export type RelayEvent = z.infer<typeof RelayEventSchema>;
+
+/** Every row of the outbox: the events watchers receive and the lifecycle records beside them. */
+export const OutboxEventSchema = z.discriminatedUnion("kind", [
+  ...RelayEventSchema.options,
+  TurnStartedEventSchema,
+  SessionArchivedEventSchema,
+  SessionDeletedEventSchema,
+]);
+export type OutboxEvent = z.infer<typeof OutboxEventSchema>;
+export type OutboxEventKind = OutboxEvent["kind"];
+export type TurnStartedEvent = z.infer<typeof TurnStartedEventSchema>;
 export type TurnEndEvent = z.infer<typeof TurnEndEventSchema>;
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 export type QuestionAskedEvent = z.infer<typeof QuestionAskedEventSchema>;

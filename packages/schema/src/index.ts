@@ -196,6 +196,9 @@ export {
   LinkLostEventSchema,
   type LinkRestoredEvent,
   LinkRestoredEventSchema,
+  type OutboxEvent,
+  type OutboxEventKind,
+  OutboxEventSchema,
   type QuestionAnsweredEvent,
   QuestionAnsweredEventSchema,
   type QuestionAskedEvent,
@@ -217,6 +220,10 @@ export {
   TURN_END_TEXT_MAX,
   type TurnEndEvent,
   TurnEndEventSchema,
+  type TurnStartedEvent,
+  TurnStartedEventSchema,
+  SessionArchivedEventSchema,
+  SessionDeletedEventSchema,
   URGENT_EVENTS,
 } from "./events";
 export {

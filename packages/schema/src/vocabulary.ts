@@ -17,8 +17,11 @@ export type EndedTurnStatus = z.infer<typeof EndedTurnStatusSchema>;
 export const TurnWaitStatusSchema = z.enum(["done", "running", "queued", "waiting", "error", "stopped"]);
 export type TurnWaitStatus = z.infer<typeof TurnWaitStatusSchema>;
 
-/** Who wrote a message: the user (or an agent's prompt), the session's agent, a relay event, the relay. */
-export const MessageRoleSchema = z.enum(["user", "assistant", "event", "system"]);
+/**
+ * Who wrote a message: the user (or an agent's prompt), the session's agent, the relay's event
+ * messages to a watcher (R-DLV-01: never shown as the user's), the relay itself.
+ */
+export const MessageRoleSchema = z.enum(["user", "assistant", "relay", "system"]);
 export type MessageRole = z.infer<typeof MessageRoleSchema>;
 
 /**

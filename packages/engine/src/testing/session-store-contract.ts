@@ -163,7 +163,7 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
           createdAt: T0,
         });
         await store().appendMessage(newMessage("msg_a", "ses_1", { role: "assistant", turnId: "trn_1" }));
-        await store().appendMessage(newMessage("msg_c", "ses_1", { role: "event", createdAt: T0 + 1 }));
+        await store().appendMessage(newMessage("msg_c", "ses_1", { role: "relay", createdAt: T0 + 1 }));
         await store().appendMessage(newMessage("msg_other", "ses_2", { role: "system" }));
 
         const messages = await store().listMessages("ses_1");

@@ -1,0 +1,84 @@
+/**
+ * Why a delivery goes out when it does: the watcher's 30 s grouping window (R-DLV-04), at once
+ * (urgent, R-DLV-06), its subscription's digest (R-FEW-04) or quiet hours (R-FEW-09), or the
+ * hourly cap's 10-minute digest (R-DLV-05).
+ */
+export type DeliveryReason = "window" | "urgent" | "digest" | "quiet" | "cap";
+export type DeliveryStatus = "pending" | "sent" | "dropped";
+
+/** One event on its way to one watcher: the outbox's per-watcher row (DESIGN §3). */
+export interface DeliveryRecord {
+  readonly id: string;
+  readonly watcher: string;
+  /** The subscription that let it go first (R-FEW-21); `null` for an event that needs none (question_answered). */
+  readonly subscriptionId: string | null;
+  readonly eventId: string;
+  readonly eventSeq: number;
+  readonly reason: DeliveryReason;
+  readonly dueAt: number;
+  readonly status: DeliveryStatus;
+  /** The message it went out in. */
+  readonly messageId: string | null;
+  readonly createdAt: number;
+}
+
+export type NewDelivery = Omit<DeliveryRecord, "status" | "messageId">;
+
+/** A message the relay wrote into a watcher (a wake-up), for the hourly cap (R-DLV-05). */
+export interface WakeupRecord {
+  readonly messageId: string;
+  readonly watcher: string;
+  readonly at: number;
+  /** `cap` for the cap's own digest, `urgent` when an urgent event made it, else `batch`. */
+  readonly kind: "batch" | "urgent" | "cap";
+}
+
+/** What a subscription's digest or quiet hours hold now (R-LSUB-05). */
+export interface HeldSummary {
+  readonly subscriptionId: string;
+  readonly heldCount: number;
+  readonly nextDeliveryAt: number;
+}
+
+/**
+ * Deliveries, wake-ups and the routing cursor. Routing reads the outbox once, in order: the cursor
+ * is claimed by one process at a time. Sending claims the due deliveries of a watcher: another
+ * process skips them (FOR UPDATE SKIP LOCKED). A delivery is keyed by (watcher, event): stored
+ * twice, it is stored once; marked sent in the transaction that writes its message, it is never
+ * sent twice, and a crash before that commit leaves it pending for the next pass.
+ */
+export interface DeliveryStore {
+  /** The routing cursor (the last outbox seq routed), locked for the caller's transaction; `null` when another process holds it. */
+  claimCursor(): Promise<number | null>;
+  setCursor(seq: number): Promise<void>;
+  /** Stores the deliveries; one whose (watcher, event) is already stored is skipped. */
+  addDeliveries(rows: readonly NewDelivery[]): Promise<void>;
+  /** The end of the watcher's open grouping window (its pending `window` deliveries' due time), or `null`. */
+  openWindowEnd(watcher: string): Promise<number | null>;
+  /** An urgent event closes the watcher's window: its pending `window` deliveries become due at `at`. */
+  closeWindow(input: { readonly watcher: string; readonly at: number }): Promise<void>;
+  /**
+   * Every pending delivery due at `now` of up to `watchers` watchers, locked for the caller's
+   * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.
+   */
+  claimDueDeliveries(input: { readonly now: number; readonly watchers: number }): Promise<DeliveryRecord[]>;
+  markSent(input: { readonly ids: readonly string[]; readonly messageId: string; readonly at: number }): Promise<void>;
+  markDropped(input: { readonly ids: readonly string[]; readonly at: number }): Promise<void>;
+  /** Holds pending deliveries longer (the hourly cap, an echo still in doubt). */
+  postpone(input: { readonly ids: readonly string[]; readonly dueAt: number; readonly reason: DeliveryReason }): Promise<void>;
+  /** The earliest due time of a pending delivery, or `null`. */
+  nextDeliveryDueAt(): Promise<number | null>;
+  /** What the subscriptions' digests, quiet hours and the cap hold now (pending, reason digest, quiet or cap). */
+  heldBySubscriptions(subscriptionIds: readonly string[]): Promise<HeldSummary[]>;
+  /** Pending deliveries of `watcher` (its held events move with its subscriptions, §31). */
+  moveWatcher(input: { readonly from: string; readonly to: string }): Promise<void>;
+
+  recordWakeup(wakeup: WakeupRecord): Promise<void>;
+  /** The watcher's wake-ups at or after `since`, oldest first. */
+  listWakeups(input: { readonly watcher: string; readonly since: number }): Promise<WakeupRecord[]>;
+
+  /** R-ECHO-01: the conversation that prompted a turn got its finished reply through send or wait. */
+  recordCollectedReply(input: { readonly turnId: string; readonly sessionId: string; readonly at: number }): Promise<void>;
+  /** Of `turnIds`, those whose reply `sessionId` collected. */
+  collectedReplies(input: { readonly sessionId: string; readonly turnIds: readonly string[] }): Promise<string[]>;
+}
