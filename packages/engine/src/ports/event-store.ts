@@ -37,6 +37,8 @@ export interface EventStore {
   appendEvent(input: NewOutboxEvent): Promise<OutboxRecord | null>;
   /** Events with a seq above `after`, oldest first, at most `limit`. */
   listEvents(options: { readonly after: number; readonly limit: number }): Promise<OutboxRecord[]>;
+  /** The events of these ids that are stored, in seq order. */
+  getEvents(ids: readonly string[]): Promise<OutboxRecord[]>;
   /** The highest seq stored; 0 when the outbox is empty. */
   lastEventSeq(): Promise<number>;
   /**

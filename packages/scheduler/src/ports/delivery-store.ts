@@ -16,6 +16,11 @@ export interface DeliveryRecord {
   readonly eventSeq: number;
   readonly reason: DeliveryReason;
   readonly dueAt: number;
+  /**
+   * A turn_end of a turn the watcher prompted itself (R-ECHO-01): dropped at sending time when
+   * the watcher collected that turn's reply through send or wait; `null` otherwise.
+   */
+  readonly echoTurnId: string | null;
   readonly status: DeliveryStatus;
   /** The message it went out in. */
   readonly messageId: string | null;
