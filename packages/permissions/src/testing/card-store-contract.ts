@@ -1,6 +1,6 @@
+import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import type { CardStore, NewCard } from "../ports";
-import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "./contract-harness";
 
 const MINUTE = 60_000;
 

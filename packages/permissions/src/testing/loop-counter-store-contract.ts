@@ -1,6 +1,6 @@
+import { type ContractFixture, type ContractSetup, useContractFixture } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import type { LoopCounterStore } from "../ports";
-import { type ContractFixture, type ContractSetup, useContractFixture } from "./contract-harness";
 
 /** The behaviour every LoopCounterStore must have. */
 export function runLoopCounterStoreContract(setup: ContractSetup<ContractFixture<LoopCounterStore>>): void {

@@ -1,6 +1,6 @@
+import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import type { UnlockStore } from "../ports";
-import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "./contract-harness";
 
 /** The behaviour every UnlockStore must have. */
 export function runUnlockStoreContract(setup: ContractSetup<ContractFixture<UnlockStore>>): void {
