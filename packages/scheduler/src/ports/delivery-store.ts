@@ -67,10 +67,18 @@ export interface DeliveryStore {
    * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.
    */
   claimDueDeliveries(input: { readonly now: number; readonly watchers: number }): Promise<DeliveryRecord[]>;
-  markSent(input: { readonly ids: readonly string[]; readonly messageId: string; readonly at: number }): Promise<void>;
+  markSent(input: {
+    readonly ids: readonly string[];
+    readonly messageId: string;
+    readonly at: number;
+  }): Promise<void>;
   markDropped(input: { readonly ids: readonly string[]; readonly at: number }): Promise<void>;
   /** Holds pending deliveries longer (the hourly cap, an echo still in doubt). */
-  postpone(input: { readonly ids: readonly string[]; readonly dueAt: number; readonly reason: DeliveryReason }): Promise<void>;
+  postpone(input: {
+    readonly ids: readonly string[];
+    readonly dueAt: number;
+    readonly reason: DeliveryReason;
+  }): Promise<void>;
   /** The earliest due time of a pending delivery, or `null`. */
   nextDeliveryDueAt(): Promise<number | null>;
   /** What the subscriptions' digests, quiet hours and the cap hold now (pending, reason digest, quiet or cap). */
@@ -83,7 +91,14 @@ export interface DeliveryStore {
   listWakeups(input: { readonly watcher: string; readonly since: number }): Promise<WakeupRecord[]>;
 
   /** R-ECHO-01: the conversation that prompted a turn got its finished reply through send or wait. */
-  recordCollectedReply(input: { readonly turnId: string; readonly sessionId: string; readonly at: number }): Promise<void>;
+  recordCollectedReply(input: {
+    readonly turnId: string;
+    readonly sessionId: string;
+    readonly at: number;
+  }): Promise<void>;
   /** Of `turnIds`, those whose reply `sessionId` collected. */
-  collectedReplies(input: { readonly sessionId: string; readonly turnIds: readonly string[] }): Promise<string[]>;
+  collectedReplies(input: {
+    readonly sessionId: string;
+    readonly turnIds: readonly string[];
+  }): Promise<string[]>;
 }
