@@ -1,9 +1,11 @@
 export { runAtomicChangesContract } from "./atomic-changes-contract";
+export { type EventStoreFixture, newOutboxEvent, runEventStoreContract } from "./event-store-contract";
 export { InjectedStoreFailure, type StoreMethod, withFailingMethod } from "./failing-stores";
 export { newMessage, newSession, newTurn } from "./fixtures";
 export { type GroupStoreFixture, runGroupStoreContract } from "./group-store-contract";
 export { runLeaseStoreContract } from "./lease-store-contract";
 export { createMemoryEngineStores } from "./memory-engine-stores";
+export { createMemoryEventStore } from "./memory-event-store";
 export { createMemoryPeerStore } from "./memory-peer-store";
 export { createMemoryQuestionStore } from "./memory-question-store";
 export { createMemorySessionStores } from "./memory-session-stores";

@@ -4,7 +4,9 @@ import {
   createMemoryLoopCounterStore,
   createMemoryUnlockStore,
 } from "@oar/permissions/testing";
+import { createMemoryDeliveryStore, createMemorySubscriptionStore } from "@oar/scheduler/testing";
 import type { EngineStores } from "../engine";
+import { createMemoryEventStore } from "./memory-event-store";
 import { createMemoryPeerStore } from "./memory-peer-store";
 import { createMemoryQuestionStore } from "./memory-question-store";
 import { createMemorySessionStores } from "./memory-session-stores";
@@ -26,6 +28,9 @@ export function createMemoryEngineStores(): EngineStores {
     peers: createMemoryPeerStore(),
     tokens: createMemoryTokenStore(),
     leases: createMemoryLeaseStore(),
+    events: createMemoryEventStore(),
+    subscriptions: createMemorySubscriptionStore(),
+    deliveries: createMemoryDeliveryStore(),
   };
   const snapshotting: readonly Snapshotting[] = [{ snapshot: snapshotSessions }, ...Object.values(parts)];
   let queue: Promise<unknown> = Promise.resolve();

@@ -1,1 +1,12 @@
-export {};
+export {
+  type DeliveryStoreFixture,
+  newDelivery,
+  runDeliveryStoreContract,
+} from "./delivery-store-contract";
+export { createMemoryDeliveryStore } from "./memory-delivery-store";
+export { createMemorySubscriptionStore } from "./memory-subscription-store";
+export {
+  newSubscription,
+  runSubscriptionStoreContract,
+  type SubscriptionStoreFixture,
+} from "./subscription-store-contract";

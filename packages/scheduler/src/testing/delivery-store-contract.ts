@@ -1,0 +1,381 @@
+import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "@oar/core/testing";
+import { describe, expect, it } from "vitest";
+import type { DeliveryRecord, DeliveryStore, NewDelivery } from "../ports/delivery-store";
+
+/**
+ * A DeliveryStore fixture. `transaction`, when the store has them, runs `work` on the store bound
+ * to one transaction that rolls back if `work` throws.
+ */
+export interface DeliveryStoreFixture extends ContractFixture<DeliveryStore> {
+  readonly transaction?: <T>(work: (store: DeliveryStore) => Promise<T>) => Promise<T>;
+}
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
+/** A `window` delivery of event `evt_<seq>` to ses_w, due 30 s after T0; the fields a test sets win. */
+export function newDelivery(id: string, overrides: Partial<NewDelivery> = {}): NewDelivery {
+  const eventSeq = overrides.eventSeq ?? 1;
+  return {
+    id,
+    watcher: "ses_w",
+    subscriptionId: "sub_1",
+    eventId: `evt_${eventSeq}`,
+    eventSeq,
+    reason: "window",
+    dueAt: T0 + 30 * SECOND,
+    echoTurnId: null,
+    createdAt: T0,
+    ...overrides,
+  };
+}
+
+const ids = (records: readonly { id: string }[]) => records.map((r) => r.id);
+
+/** The behaviour every DeliveryStore must have: events on their way to watchers (DESIGN §3, §9). */
+export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixture>): void {
+  describe("DeliveryStore contract", () => {
+    const fixture = useContractFixture(setup);
+    const store = () => fixture().store;
+    const FAR = T0 + 24 * 60 * MINUTE;
+    const claimAll = (now = FAR) => store().claimDueDeliveries({ now, watchers: 100 });
+
+    describe("the routing cursor", () => {
+      it("starts at 0 and keeps what it is set to", async () => {
+        expect(await store().claimCursor()).toBe(0);
+        await store().setCursor(42);
+        expect(await store().claimCursor()).toBe(42);
+        await store().setCursor(43);
+        expect(await store().claimCursor()).toBe(43);
+      });
+    });
+
+    describe("storing deliveries", () => {
+      it("stores pending deliveries and gives them back whole when due", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { echoTurnId: "trn_7", createdAt: T0 + 1 }),
+          newDelivery("dlv_2", { eventSeq: 2, subscriptionId: null, reason: "urgent", dueAt: T0 }),
+        ]);
+        const expected: DeliveryRecord[] = [
+          {
+            id: "dlv_1",
+            watcher: "ses_w",
+            subscriptionId: "sub_1",
+            eventId: "evt_1",
+            eventSeq: 1,
+            reason: "window",
+            dueAt: T0 + 30 * SECOND,
+            echoTurnId: "trn_7",
+            status: "pending",
+            messageId: null,
+            createdAt: T0 + 1,
+          },
+          {
+            id: "dlv_2",
+            watcher: "ses_w",
+            subscriptionId: null,
+            eventId: "evt_2",
+            eventSeq: 2,
+            reason: "urgent",
+            dueAt: T0,
+            echoTurnId: null,
+            status: "pending",
+            messageId: null,
+            createdAt: T0,
+          },
+        ];
+        expect(await claimAll()).toEqual(expected);
+      });
+
+      it("stores a (watcher, event) once, whatever the delivery's id, in one call or two", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1"),
+          newDelivery("dlv_1_again", { reason: "urgent" }),
+          newDelivery("dlv_other_watcher", { watcher: "ses_v" }),
+        ]);
+        await store().addDeliveries([newDelivery("dlv_1_later", { dueAt: T0 })]);
+        await store().addDeliveries([]);
+        const stored = await claimAll();
+        expect(ids(stored)).toEqual(["dlv_other_watcher", "dlv_1"]);
+        expect(stored[1]).toMatchObject({ reason: "window", dueAt: T0 + 30 * SECOND });
+      });
+
+      it("keeps a sent or dropped delivery's (watcher, event): it is never stored again", async () => {
+        await store().addDeliveries([newDelivery("dlv_1"), newDelivery("dlv_2", { eventSeq: 2 })]);
+        await store().markSent({ ids: ["dlv_1"], messageId: "msg_1", at: T0 + MINUTE });
+        await store().markDropped({ ids: ["dlv_2"], at: T0 + MINUTE });
+        await store().addDeliveries([
+          newDelivery("dlv_1_again"),
+          newDelivery("dlv_2_again", { eventSeq: 2 }),
+        ]);
+        expect(await claimAll()).toEqual([]);
+      });
+    });
+
+    describe("grouping windows", () => {
+      it("gives the end of the watcher's open window, or null", async () => {
+        expect(await store().openWindowEnd("ses_w")).toBeNull();
+        await store().addDeliveries([
+          newDelivery("dlv_digest", { eventSeq: 1, reason: "digest", dueAt: T0 + 10 * MINUTE }),
+          newDelivery("dlv_other", { eventSeq: 2, watcher: "ses_v", dueAt: T0 + 5 * SECOND }),
+        ]);
+        expect(await store().openWindowEnd("ses_w")).toBeNull();
+        await store().addDeliveries([
+          newDelivery("dlv_1", { eventSeq: 3 }),
+          newDelivery("dlv_2", { eventSeq: 4, createdAt: T0 + 10 * SECOND }),
+        ]);
+        expect(await store().openWindowEnd("ses_w")).toBe(T0 + 30 * SECOND);
+        expect(await store().openWindowEnd("ses_v")).toBe(T0 + 5 * SECOND);
+        await store().markSent({ ids: ["dlv_1", "dlv_2"], messageId: "msg_1", at: T0 + 30 * SECOND });
+        expect(await store().openWindowEnd("ses_w")).toBeNull();
+      });
+
+      it("an urgent event closes the window: its deliveries become due at once, the others stay", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { eventSeq: 1 }),
+          newDelivery("dlv_2", { eventSeq: 2 }),
+          newDelivery("dlv_digest", { eventSeq: 3, reason: "digest", dueAt: T0 + 10 * MINUTE }),
+          newDelivery("dlv_other", { eventSeq: 4, watcher: "ses_v" }),
+        ]);
+        await store().closeWindow({ watcher: "ses_w", at: T0 + 5 * SECOND });
+        expect(ids(await claimAll(T0 + 5 * SECOND))).toEqual(["dlv_1", "dlv_2"]);
+        expect(await store().openWindowEnd("ses_w")).toBe(T0 + 5 * SECOND);
+        expect(await store().openWindowEnd("ses_v")).toBe(T0 + 30 * SECOND);
+        expect(ids(await claimAll(T0 + 30 * SECOND))).toEqual(["dlv_other", "dlv_1", "dlv_2"]);
+      });
+    });
+
+    describe("claiming due deliveries", () => {
+      it("gives every pending delivery due at `now`, by watcher, then event", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_w3", { watcher: "ses_w", eventSeq: 3, dueAt: T0 }),
+          newDelivery("dlv_v2", { watcher: "ses_v", eventSeq: 2, dueAt: T0 + SECOND }),
+          newDelivery("dlv_w1", { watcher: "ses_w", eventSeq: 1, dueAt: T0 + SECOND }),
+          newDelivery("dlv_v5", { watcher: "ses_v", eventSeq: 5, dueAt: T0 }),
+          newDelivery("dlv_w_later", { watcher: "ses_w", eventSeq: 4, dueAt: T0 + MINUTE }),
+          newDelivery("dlv_sent", { watcher: "ses_w", eventSeq: 6, dueAt: T0 }),
+        ]);
+        await store().markSent({ ids: ["dlv_sent"], messageId: "msg_1", at: T0 });
+        expect(ids(await claimAll(T0 + SECOND))).toEqual(["dlv_v2", "dlv_v5", "dlv_w1", "dlv_w3"]);
+        expect(ids(await claimAll(T0))).toEqual(["dlv_v5", "dlv_w3"]);
+        expect(await claimAll(T0 - 1)).toEqual([]);
+      });
+
+      it("claims all the due deliveries of at most `watchers` watchers", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_a1", { watcher: "ses_a", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_a2", { watcher: "ses_a", eventSeq: 2, dueAt: T0 }),
+          newDelivery("dlv_b1", { watcher: "ses_b", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_c1", { watcher: "ses_c", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_c2", { watcher: "ses_c", eventSeq: 2, dueAt: T0 }),
+        ]);
+        const byWatcher = (records: readonly DeliveryRecord[]) =>
+          Object.fromEntries(
+            [...new Set(records.map((r) => r.watcher))].map((w) => [
+              w,
+              ids(records.filter((r) => r.watcher === w)),
+            ]),
+          );
+        const expected: Record<string, string[]> = {
+          ses_a: ["dlv_a1", "dlv_a2"],
+          ses_b: ["dlv_b1"],
+          ses_c: ["dlv_c1", "dlv_c2"],
+        };
+        const seen: string[] = [];
+        for (const round of [1, 2]) {
+          const claimed = byWatcher(await store().claimDueDeliveries({ now: T0, watchers: 2 }));
+          const watchers = Object.keys(claimed);
+          expect(watchers).toHaveLength(round === 1 ? 2 : 1);
+          for (const watcher of watchers) {
+            expect(claimed[watcher]).toEqual(expected[watcher]);
+            await store().markSent({ ids: claimed[watcher] ?? [], messageId: `msg_${watcher}`, at: T0 });
+          }
+          seen.push(...watchers);
+        }
+        expect(seen.sort()).toEqual(["ses_a", "ses_b", "ses_c"]);
+        expect(await store().claimDueDeliveries({ now: T0, watchers: 2 })).toEqual([]);
+        expect(await store().claimDueDeliveries({ now: T0, watchers: 0 })).toEqual([]);
+      });
+    });
+
+    describe("settling deliveries", () => {
+      it("a delivery marked sent or dropped is no longer pending; a settled one stays as it is", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { eventSeq: 1 }),
+          newDelivery("dlv_2", { eventSeq: 2 }),
+          newDelivery("dlv_3", { eventSeq: 3 }),
+        ]);
+        await store().markSent({ ids: ["dlv_1", "dlv_missing"], messageId: "msg_1", at: T0 + MINUTE });
+        await store().markDropped({ ids: ["dlv_2"], at: T0 + MINUTE });
+        expect(ids(await claimAll())).toEqual(["dlv_3"]);
+        // Neither a late drop nor a postponement brings a sent delivery back.
+        await store().markDropped({ ids: ["dlv_1"], at: T0 + 2 * MINUTE });
+        await store().postpone({ ids: ["dlv_1", "dlv_2"], dueAt: T0, reason: "cap" });
+        await store().markSent({ ids: [], messageId: "msg_2", at: T0 });
+        expect(ids(await claimAll())).toEqual(["dlv_3"]);
+      });
+
+      it("postpones pending deliveries to a new due time and reason", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_2", { eventSeq: 2, dueAt: T0 }),
+        ]);
+        await store().postpone({ ids: ["dlv_1"], dueAt: T0 + 10 * MINUTE, reason: "cap" });
+        expect(ids(await claimAll(T0))).toEqual(["dlv_2"]);
+        expect(await claimAll(T0 + 10 * MINUTE)).toMatchObject([
+          { id: "dlv_1", reason: "cap", dueAt: T0 + 10 * MINUTE, status: "pending" },
+          { id: "dlv_2", reason: "window", dueAt: T0 },
+        ]);
+      });
+
+      it("gives the earliest due time of a pending delivery, or null", async () => {
+        expect(await store().nextDeliveryDueAt()).toBeNull();
+        await store().addDeliveries([
+          newDelivery("dlv_1", { eventSeq: 1, dueAt: T0 + MINUTE }),
+          newDelivery("dlv_2", { eventSeq: 2, watcher: "ses_v", dueAt: T0 + 2 * MINUTE }),
+          newDelivery("dlv_3", { eventSeq: 3, dueAt: T0 }),
+        ]);
+        expect(await store().nextDeliveryDueAt()).toBe(T0);
+        await store().markSent({ ids: ["dlv_3"], messageId: "msg_1", at: T0 });
+        expect(await store().nextDeliveryDueAt()).toBe(T0 + MINUTE);
+        await store().markDropped({ ids: ["dlv_1", "dlv_2"], at: T0 });
+        expect(await store().nextDeliveryDueAt()).toBeNull();
+      });
+    });
+
+    it("says what the subscriptions' digests, quiet hours and the cap hold (R-LSUB-05)", async () => {
+      await store().addDeliveries([
+        newDelivery("dlv_d1", {
+          eventSeq: 1,
+          subscriptionId: "sub_1",
+          reason: "digest",
+          dueAt: T0 + 10 * MINUTE,
+        }),
+        newDelivery("dlv_q1", {
+          eventSeq: 2,
+          subscriptionId: "sub_1",
+          reason: "quiet",
+          dueAt: T0 + 8 * MINUTE,
+        }),
+        newDelivery("dlv_c1", {
+          eventSeq: 3,
+          subscriptionId: "sub_1",
+          reason: "cap",
+          dueAt: T0 + 9 * MINUTE,
+        }),
+        newDelivery("dlv_w1", { eventSeq: 4, subscriptionId: "sub_1", reason: "window", dueAt: T0 }),
+        newDelivery("dlv_u1", { eventSeq: 5, subscriptionId: "sub_1", reason: "urgent", dueAt: T0 }),
+        newDelivery("dlv_sent", { eventSeq: 6, subscriptionId: "sub_1", reason: "digest", dueAt: T0 }),
+        newDelivery("dlv_d2", { eventSeq: 1, watcher: "ses_v", subscriptionId: "sub_2", reason: "digest" }),
+        newDelivery("dlv_d3", { eventSeq: 1, watcher: "ses_x", subscriptionId: "sub_3", reason: "quiet" }),
+        newDelivery("dlv_none", { eventSeq: 7, subscriptionId: null, reason: "cap" }),
+      ]);
+      await store().markSent({ ids: ["dlv_sent"], messageId: "msg_1", at: T0 });
+      const held = await store().heldBySubscriptions(["sub_2", "sub_1", "sub_idle"]);
+      expect([...held].sort((a, b) => a.subscriptionId.localeCompare(b.subscriptionId))).toEqual([
+        { subscriptionId: "sub_1", heldCount: 3, nextDeliveryAt: T0 + 8 * MINUTE },
+        { subscriptionId: "sub_2", heldCount: 1, nextDeliveryAt: T0 + 30 * SECOND },
+      ]);
+      expect(await store().heldBySubscriptions([])).toEqual([]);
+    });
+
+    it("moves a watcher's pending deliveries to another (§31); an event the other has goes out once", async () => {
+      await store().addDeliveries([
+        newDelivery("dlv_from_1", { watcher: "ses_from", eventSeq: 1, dueAt: T0 + SECOND }),
+        newDelivery("dlv_from_2", { watcher: "ses_from", eventSeq: 2, reason: "digest", dueAt: T0 + MINUTE }),
+        newDelivery("dlv_from_3", { watcher: "ses_from", eventSeq: 3, dueAt: T0 }),
+        newDelivery("dlv_from_sent", { watcher: "ses_from", eventSeq: 4, dueAt: T0 }),
+        newDelivery("dlv_to_3", { watcher: "ses_to", eventSeq: 3, dueAt: T0 + SECOND }),
+      ]);
+      await store().markSent({ ids: ["dlv_from_sent"], messageId: "msg_1", at: T0 });
+      await store().moveWatcher({ from: "ses_from", to: "ses_to" });
+
+      const claimed = await claimAll(T0 + MINUTE);
+      expect(claimed.map((d) => [d.id, d.watcher])).toEqual([
+        ["dlv_from_1", "ses_to"],
+        ["dlv_from_2", "ses_to"],
+        ["dlv_to_3", "ses_to"],
+      ]);
+      expect(await store().openWindowEnd("ses_to")).toBe(T0 + SECOND);
+      expect(await store().openWindowEnd("ses_from")).toBeNull();
+      expect(await store().heldBySubscriptions(["sub_1"])).toEqual([
+        { subscriptionId: "sub_1", heldCount: 1, nextDeliveryAt: T0 + MINUTE },
+      ]);
+      // The sent one stays the old watcher's: the event is not stored for it again.
+      await store().addDeliveries([newDelivery("dlv_from_4_again", { watcher: "ses_from", eventSeq: 4 })]);
+      expect(ids(await claimAll())).not.toContain("dlv_from_4_again");
+    });
+
+    describe("wake-ups", () => {
+      it("lists a watcher's wake-ups since a time, oldest first, each stored once", async () => {
+        await store().recordWakeup({
+          messageId: "msg_3",
+          watcher: "ses_w",
+          at: T0 + 3 * MINUTE,
+          kind: "cap",
+        });
+        await store().recordWakeup({ messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" });
+        await store().recordWakeup({
+          messageId: "msg_2",
+          watcher: "ses_w",
+          at: T0 + 2 * MINUTE,
+          kind: "urgent",
+        });
+        await store().recordWakeup({ messageId: "msg_0", watcher: "ses_w", at: T0, kind: "batch" });
+        await store().recordWakeup({ messageId: "msg_v", watcher: "ses_v", at: T0 + MINUTE, kind: "batch" });
+        await store().recordWakeup({ messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" });
+
+        expect(await store().listWakeups({ watcher: "ses_w", since: T0 + MINUTE })).toEqual([
+          { messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" },
+          { messageId: "msg_2", watcher: "ses_w", at: T0 + 2 * MINUTE, kind: "urgent" },
+          { messageId: "msg_3", watcher: "ses_w", at: T0 + 3 * MINUTE, kind: "cap" },
+        ]);
+        expect(await store().listWakeups({ watcher: "ses_w", since: T0 + 4 * MINUTE })).toEqual([]);
+        expect(await store().listWakeups({ watcher: "ses_nobody", since: 0 })).toEqual([]);
+      });
+    });
+
+    describe("collected replies (R-ECHO-01)", () => {
+      it("tells which of the turns' replies a session collected", async () => {
+        await store().recordCollectedReply({ turnId: "trn_1", sessionId: "ses_w", at: T0 });
+        await store().recordCollectedReply({ turnId: "trn_3", sessionId: "ses_w", at: T0 + 1 });
+        await store().recordCollectedReply({ turnId: "trn_3", sessionId: "ses_w", at: T0 + 2 });
+        await store().recordCollectedReply({ turnId: "trn_2", sessionId: "ses_v", at: T0 });
+
+        expect(
+          [
+            ...(await store().collectedReplies({ sessionId: "ses_w", turnIds: ["trn_3", "trn_2", "trn_1"] })),
+          ].sort(),
+        ).toEqual(["trn_1", "trn_3"]);
+        expect(await store().collectedReplies({ sessionId: "ses_v", turnIds: ["trn_1", "trn_2"] })).toEqual([
+          "trn_2",
+        ]);
+        expect(await store().collectedReplies({ sessionId: "ses_w", turnIds: [] })).toEqual([]);
+      });
+    });
+
+    it("undoes the changes of a transaction that failed", async () => {
+      const transaction = fixture().transaction;
+      if (transaction === undefined) {
+        return;
+      }
+      await store().setCursor(5);
+      await store().addDeliveries([newDelivery("dlv_1", { dueAt: T0 })]);
+      await expect(
+        transaction(async (tx) => {
+          expect(await tx.claimCursor()).toBe(5);
+          await tx.setCursor(9);
+          await tx.addDeliveries([newDelivery("dlv_lost", { eventSeq: 2, dueAt: T0 })]);
+          await tx.markSent({ ids: ["dlv_1"], messageId: "msg_lost", at: T0 });
+          await tx.recordWakeup({ messageId: "msg_lost", watcher: "ses_w", at: T0, kind: "batch" });
+          await tx.recordCollectedReply({ turnId: "trn_lost", sessionId: "ses_w", at: T0 });
+          throw new Error("rolled back");
+        }),
+      ).rejects.toThrow("rolled back");
+      expect(await store().claimCursor()).toBe(5);
+      expect(ids(await claimAll())).toEqual(["dlv_1"]);
+      expect(await store().listWakeups({ watcher: "ses_w", since: 0 })).toEqual([]);
+      expect(await store().collectedReplies({ sessionId: "ses_w", turnIds: ["trn_lost"] })).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,150 @@
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import type { DeliveryReason, DeliveryRecord, DeliveryStore, WakeupRecord } from "../ports/delivery-store";
+
+/** The reasons that hold a delivery for its subscription: a digest, quiet hours, the hourly cap. */
+const HELD_REASONS: ReadonlySet<DeliveryReason> = new Set(["digest", "quiet", "cap"]);
+
+/**
+ * In-memory DeliveryStore for tests; it passes the same contract suite as @oar/storage.
+ * Transactions run one at a time in memory, so the cursor and every watcher's deliveries are
+ * always free to claim.
+ */
+export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
+  const deliveries = new Map<string, DeliveryRecord>();
+  const wakeups = new Map<string, WakeupRecord>();
+  // The collected replies: when each (session, turn) was collected.
+  const collected = new Map<string, number>();
+  const cursor = new Map<"seq", number>();
+
+  const pending = () => [...deliveries.values()].filter((d) => d.status === "pending");
+  const update = (ids: readonly string[], change: (delivery: DeliveryRecord) => DeliveryRecord) => {
+    for (const id of new Set(ids)) {
+      const delivery = deliveries.get(id);
+      if (delivery?.status === "pending") {
+        deliveries.set(id, change(delivery));
+      }
+    }
+  };
+  const collectedKey = (sessionId: string, turnId: string) => JSON.stringify([sessionId, turnId]);
+
+  return {
+    snapshot: () => snapshotOf(deliveries, wakeups, collected, cursor),
+
+    async claimCursor() {
+      return cursor.get("seq") ?? 0;
+    },
+    async setCursor(seq) {
+      cursor.set("seq", seq);
+    },
+
+    async addDeliveries(rows) {
+      for (const row of rows) {
+        const stored = [...deliveries.values()].some(
+          (d) => d.id === row.id || (d.watcher === row.watcher && d.eventId === row.eventId),
+        );
+        if (!stored) {
+          deliveries.set(row.id, { ...row, status: "pending", messageId: null });
+        }
+      }
+    },
+    async openWindowEnd(watcher) {
+      const window = pending().filter((d) => d.watcher === watcher && d.reason === "window");
+      return window.length === 0 ? null : Math.max(...window.map((d) => d.dueAt));
+    },
+    async closeWindow({ watcher, at }) {
+      const window = pending().filter((d) => d.watcher === watcher && d.reason === "window");
+      update(
+        window.map((d) => d.id),
+        (d) => ({ ...d, dueAt: Math.min(d.dueAt, at) }),
+      );
+    },
+    async claimDueDeliveries({ now, watchers }) {
+      const due = pending().filter((d) => d.dueAt <= now);
+      // The watchers waiting longest go first; the result is ordered by watcher, then event.
+      const firstDue = new Map<string, number>();
+      for (const delivery of due) {
+        firstDue.set(delivery.watcher, Math.min(firstDue.get(delivery.watcher) ?? Infinity, delivery.dueAt));
+      }
+      const claimed = new Set(
+        [...firstDue]
+          .sort(([a, aDue], [b, bDue]) => aDue - bDue || compareText(a, b))
+          .slice(0, Math.max(0, watchers))
+          .map(([watcher]) => watcher),
+      );
+      return due
+        .filter((d) => claimed.has(d.watcher))
+        .sort((a, b) => compareText(a.watcher, b.watcher) || a.eventSeq - b.eventSeq);
+    },
+    async markSent({ ids, messageId }) {
+      update(ids, (d) => ({ ...d, status: "sent", messageId }));
+    },
+    async markDropped({ ids }) {
+      update(ids, (d) => ({ ...d, status: "dropped" }));
+    },
+    async postpone({ ids, dueAt, reason }) {
+      update(ids, (d) => ({ ...d, dueAt, reason }));
+    },
+    async nextDeliveryDueAt() {
+      const due = pending().map((d) => d.dueAt);
+      return due.length === 0 ? null : Math.min(...due);
+    },
+    async heldBySubscriptions(subscriptionIds) {
+      const wanted = new Set(subscriptionIds);
+      const held = new Map<string, { heldCount: number; nextDeliveryAt: number }>();
+      for (const delivery of pending()) {
+        const id = delivery.subscriptionId;
+        if (id === null || !wanted.has(id) || !HELD_REASONS.has(delivery.reason)) {
+          continue;
+        }
+        const summary = held.get(id);
+        held.set(id, {
+          heldCount: (summary?.heldCount ?? 0) + 1,
+          nextDeliveryAt: Math.min(summary?.nextDeliveryAt ?? Infinity, delivery.dueAt),
+        });
+      }
+      return [...held]
+        .sort(([a], [b]) => compareText(a, b))
+        .map(([subscriptionId, summary]) => ({ subscriptionId, ...summary }));
+    },
+    async moveWatcher({ from, to }) {
+      const events = new Set([...deliveries.values()].filter((d) => d.watcher === to).map((d) => d.eventId));
+      for (const delivery of pending().filter((d) => d.watcher === from)) {
+        if (events.has(delivery.eventId)) {
+          // `to` has this event already: it goes out to it once.
+          deliveries.delete(delivery.id);
+        } else {
+          deliveries.set(delivery.id, { ...delivery, watcher: to });
+        }
+      }
+    },
+
+    async recordWakeup(wakeup) {
+      if (!wakeups.has(wakeup.messageId)) {
+        wakeups.set(wakeup.messageId, { ...wakeup });
+      }
+    },
+    async listWakeups({ watcher, since }) {
+      return [...wakeups.values()]
+        .filter((w) => w.watcher === watcher && w.at >= since)
+        .sort((a, b) => a.at - b.at);
+    },
+
+    async recordCollectedReply({ turnId, sessionId, at }) {
+      const key = collectedKey(sessionId, turnId);
+      if (!collected.has(key)) {
+        collected.set(key, at);
+      }
+    },
+    async collectedReplies({ sessionId, turnIds }) {
+      return [...new Set(turnIds)].filter((turnId) => collected.has(collectedKey(sessionId, turnId)));
+    },
+  };
+}
+
+/** Text order by code point, as the database's `COLLATE "C"` comparisons sort. */
+function compareText(a: string, b: string): number {
+  if (a === b) {
+    return 0;
+  }
+  return a < b ? -1 : 1;
+}

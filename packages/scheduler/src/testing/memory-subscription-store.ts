@@ -1,0 +1,115 @@
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import type { SubscriptionEndReason } from "@oar/schema";
+import type { SubscriptionRecord, SubscriptionStore } from "../ports/subscription-store";
+
+/**
+ * In-memory SubscriptionStore for tests; it passes the same contract suite as @oar/storage.
+ * Transactions run one at a time in memory, so a claim never finds another one holding a row.
+ */
+export function createMemorySubscriptionStore(): SubscriptionStore & Snapshotting {
+  // Insertion order stands in for the database's sequence column ("oldest first").
+  const subscriptions = new Map<string, SubscriptionRecord>();
+  const all = () => [...subscriptions.values()];
+  const active = () => all().filter((s) => s.endedAt === null);
+  const end = (ids: readonly string[], reason: SubscriptionEndReason, at: number) => {
+    const ending = new Set(ids);
+    const ended = active().filter((s) => ending.has(s.id));
+    for (const subscription of ended) {
+      subscriptions.set(subscription.id, { ...subscription, endedAt: at, endReason: reason });
+    }
+    return ended.map((s) => s.id);
+  };
+
+  return {
+    snapshot: () => snapshotOf(subscriptions),
+    async createSubscription(input) {
+      if (subscriptions.has(input.id)) {
+        throw new Error(`A subscription with id ${input.id} already exists.`);
+      }
+      const record: SubscriptionRecord = {
+        ...input,
+        sessions: [...input.sessions],
+        exclude: [...input.exclude],
+        events: input.events === null ? null : [...input.events],
+        quietHours: input.quietHours === null ? null : { ...input.quietHours },
+        lastDigestAt: null,
+        endedAt: null,
+        endReason: null,
+      };
+      subscriptions.set(record.id, record);
+      return record;
+    },
+    async getSubscription(id) {
+      return subscriptions.get(id) ?? null;
+    },
+    async listSubscriptions({ watcher, endedSince }) {
+      return all().filter((s) => s.watcher === watcher && (s.endedAt === null || s.endedAt >= endedSince));
+    },
+    async countActiveSubscriptions(watcher) {
+      return active().filter((s) => s.watcher === watcher).length;
+    },
+    async listSubscriptionsWatching(sessionId) {
+      return active().filter((s) => s.scope === "all" || s.sessions.includes(sessionId));
+    },
+    async listActiveSubscriptions() {
+      return active();
+    },
+    async endSubscriptions({ ids, reason, at }) {
+      return end(ids, reason, at);
+    },
+    async forgetSession({ sessionId, at }) {
+      // Those it watched from end first; their lists are history and keep the session.
+      const ended = end(
+        active()
+          .filter((s) => s.watcher === sessionId)
+          .map((s) => s.id),
+        "watcher_archived",
+        at,
+      );
+      const emptied: string[] = [];
+      for (const subscription of active()) {
+        if (subscription.scope !== "list" || !subscription.sessions.includes(sessionId)) {
+          continue;
+        }
+        const sessions = subscription.sessions.filter((id) => id !== sessionId);
+        subscriptions.set(subscription.id, { ...subscription, sessions });
+        if (sessions.length === 0) {
+          emptied.push(subscription.id);
+        }
+      }
+      ended.push(...end(emptied, "archived", at));
+      const endedIds = new Set(ended);
+      return all()
+        .filter((s) => endedIds.has(s.id))
+        .map((s) => s.id);
+    },
+    async transferSubscriptions({ from, to }) {
+      const moved = active().filter((s) => s.watcher === from);
+      for (const subscription of moved) {
+        subscriptions.set(subscription.id, { ...subscription, watcher: to });
+      }
+      return moved.map((s) => s.id);
+    },
+    async claimDueTicks({ now, limit }) {
+      return active()
+        .filter((s) => s.nextTickAt !== null && s.nextTickAt <= now)
+        .sort((a, b) => (a.nextTickAt ?? 0) - (b.nextTickAt ?? 0))
+        .slice(0, Math.max(0, limit));
+    },
+    async setTiming(id, timing) {
+      const current = subscriptions.get(id);
+      if (current === undefined) {
+        return;
+      }
+      subscriptions.set(id, {
+        ...current,
+        ...(timing.lastDigestAt === undefined ? {} : { lastDigestAt: timing.lastDigestAt }),
+        ...(timing.nextTickAt === undefined ? {} : { nextTickAt: timing.nextTickAt }),
+      });
+    },
+    async nextTickAt() {
+      const ticks = active().flatMap((s) => (s.nextTickAt === null ? [] : [s.nextTickAt]));
+      return ticks.length === 0 ? null : Math.min(...ticks);
+    },
+  };
+}
