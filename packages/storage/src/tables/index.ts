@@ -1,5 +1,7 @@
 export { approvalCards, loopCounters, relayUnlocks } from "./approvals";
 export { tokens } from "./auth";
+export { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "./deliveries";
+export { events, outboxHead } from "./events";
 export { sessionGroups } from "./groups";
 export { leases } from "./leases";
 export { peerEventCursors, peers } from "./peers";
@@ -7,12 +9,5 @@ export { questions } from "./questions";
 export { scheduleFirings, schedules } from "./schedules";
 export { messages, sessions, turns } from "./sessions";
 export { settings } from "./settings";
-export {
-  deliveries,
-  events,
-  groupedMessages,
-  heldDigests,
-  type QuietHours,
-  subscriptions,
-} from "./subscriptions";
+export { subscriptions } from "./subscriptions";
 export { tasks } from "./tasks";

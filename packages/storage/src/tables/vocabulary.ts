@@ -1,8 +1,10 @@
 import type { CardKind, CardStatus, UnlockHow } from "@oar/permissions";
+import type { DeliveryReason, DeliveryStatus, WakeupRecord } from "@oar/scheduler";
 import {
   GroupRoleSchema,
   MessageRoleSchema,
   ModeSchema,
+  type OutboxEventKind,
   PermissionLevelSchema,
   QuestionKindSchema,
   QuestionStatusSchema,
@@ -47,18 +49,27 @@ export const UNLOCK_HOWS = valuesOf<UnlockHow>()(["mention", "agent"]);
 export type TaskKind = "shell" | "subagent" | "monitor";
 export const TASK_KINDS = valuesOf<TaskKind>()(["shell", "subagent", "monitor"]);
 
-/** An outbox row: waiting its turn, held by a digest or quiet hours, folded into a grouped message, sent, or dropped. */
-export type DeliveryStatus = "pending" | "held" | "grouped" | "sent" | "dropped";
-export const DELIVERY_STATUSES = valuesOf<DeliveryStatus>()([
-  "pending",
-  "held",
-  "grouped",
-  "sent",
-  "dropped",
+export const OUTBOX_EVENT_KINDS = valuesOf<OutboxEventKind>()([
+  "turn_end",
+  "error",
+  "question_asked",
+  "question_answered",
+  "subagent_finished",
+  "task_started",
+  "task_finished",
+  "task_failed",
+  "stalled",
+  "all_idle",
+  "heartbeat",
+  "link_lost",
+  "link_restored",
+  "turn_started",
+  "session_archived",
+  "session_deleted",
 ]);
-export type DigestReason = "digest" | "quiet_hours" | "hourly_cap";
-export const DIGEST_REASONS = valuesOf<DigestReason>()(["digest", "quiet_hours", "hourly_cap"]);
-export type GroupedMessageStatus = "open" | "sent";
-export const GROUPED_MESSAGE_STATUSES = valuesOf<GroupedMessageStatus>()(["open", "sent"]);
+export const DELIVERY_REASONS = valuesOf<DeliveryReason>()(["window", "urgent", "digest", "quiet", "cap"]);
+export const DELIVERY_STATUSES = valuesOf<DeliveryStatus>()(["pending", "sent", "dropped"]);
+export const WAKEUP_KINDS = valuesOf<WakeupRecord["kind"]>()(["batch", "urgent", "cap"]);
+
 export type FiringStatus = "fired" | "skipped" | "held";
 export const FIRING_STATUSES = valuesOf<FiringStatus>()(["fired", "skipped", "held"]);
