@@ -1,5 +1,6 @@
 import {
   runAtomicChangesContract,
+  runEventStoreContract,
   runGroupStoreContract,
   runLeaseStoreContract,
   runPeerStoreContract,
@@ -13,6 +14,7 @@ import {
   runLoopCounterStoreContract,
   runUnlockStoreContract,
 } from "@oar/permissions/testing";
+import { runDeliveryStoreContract, runSubscriptionStoreContract } from "@oar/scheduler/testing";
 import { describe } from "vitest";
 import type { Stores } from "../src";
 import { type TestDatabase, useTestStorage } from "./databases";
@@ -42,5 +44,24 @@ export function describeStoreContracts(database: TestDatabase): void {
     runUnlockStoreContract(fixture((stores) => stores.unlocks));
     runLoopCounterStoreContract(fixture((stores) => stores.loopCounters));
     runAtomicChangesContract(fixture((stores) => stores));
+
+    // The event layer's stores, with transactions that roll back (DESIGN §9: a failed change
+    // leaves no outbox row, no seq taken, no delivery).
+    const inTransaction =
+      <S>(pick: (stores: Stores) => S) =>
+      <T>(work: (store: S) => Promise<T>) =>
+        test.storage().stores.transaction((tx) => work(pick(tx)));
+    runEventStoreContract(async () => ({
+      ...(await fixture((stores) => stores.events)()),
+      transaction: inTransaction((stores) => stores.events),
+    }));
+    runSubscriptionStoreContract(async () => ({
+      ...(await fixture((stores) => stores.subscriptions)()),
+      transaction: inTransaction((stores) => stores.subscriptions),
+    }));
+    runDeliveryStoreContract(async () => ({
+      ...(await fixture((stores) => stores.deliveries)()),
+      transaction: inTransaction((stores) => stores.deliveries),
+    }));
   });
 }

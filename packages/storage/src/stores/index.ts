@@ -1,6 +1,8 @@
 import type { EngineStores } from "@oar/engine";
 import type { Database } from "../database";
 import { createCardStore } from "./card-store";
+import { createDeliveryStore } from "./delivery-store";
+import { createEventStore } from "./event-store";
 import { createGroupStore } from "./group-store";
 import { guardStore, isOutage, unavailableError, withDeadline } from "./guard";
 import { createLeaseStore } from "./lease-store";
@@ -9,6 +11,7 @@ import { createPeerStore } from "./peer-store";
 import { createQuestionStore } from "./question-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
+import { createSubscriptionStore } from "./subscription-store";
 import { createTokenStore } from "./token-store";
 import { createUnlockStore } from "./unlock-store";
 
@@ -22,31 +25,44 @@ export interface StoreDeadlines {
 }
 
 /**
+ * Calls `listener` when another relay process may have appended outbox events; returns the
+ * function that stops it. The postgres.js driver LISTENs for it; PGlite has no other process.
+ */
+export type ForeignEventsHint = (listener: () => void) => () => void;
+
+/**
  * The stores on `db`. `transaction` runs its work on stores bound to one database transaction;
  * inside it, a transaction joins the outer one (the stores' own multi-statement writes become
  * savepoints there, so a refused name or membership leaves it usable). With `deadlines`, a call
  * or transaction the database does not answer in time fails with REMOTE_RELAY_UNAVAILABLE.
+ * `foreignEvents` becomes the event store's `onForeignEvents`.
  */
-export function createStores(db: Database, deadlines?: StoreDeadlines): Stores {
+export function createStores(
+  db: Database,
+  deadlines?: StoreDeadlines,
+  foreignEvents?: ForeignEventsHint,
+): Stores {
   const transaction: Stores["transaction"] = async (work) => {
     try {
       return await withDeadline("transaction", deadlines?.transactionMs, () =>
-        db.transaction((tx) => work(storesOn(tx, "joined", deadlines?.callMs))),
+        db.transaction((tx) => work(storesOn(tx, "joined", deadlines?.callMs, foreignEvents))),
       );
     } catch (cause) {
       // The work's own refusals and failures pass as they are; only an outage is translated.
       throw isOutage(cause) ? unavailableError("transaction", cause) : cause;
     }
   };
-  return storesOn(db, transaction, deadlines?.callMs);
+  return storesOn(db, transaction, deadlines?.callMs, foreignEvents);
 }
 
 function storesOn(
   db: Database,
   transaction: Stores["transaction"] | "joined",
   deadlineMs: number | undefined,
+  foreignEvents: ForeignEventsHint | undefined,
 ): Stores {
   const guard = <T extends object>(port: string, store: T) => guardStore(port, store, deadlineMs);
+  const events = guard("EventStore", createEventStore(db));
   const stores: Stores = {
     sessions: guard("SessionStore", createSessionStore(db)),
     groups: guard("GroupStore", createGroupStore(db)),
@@ -58,6 +74,10 @@ function storesOn(
     loopCounters: guard("LoopCounterStore", createLoopCounterStore(db)),
     questions: guard("QuestionStore", createQuestionStore(db)),
     peers: guard("PeerStore", createPeerStore(db)),
+    // The hint is not guarded: it returns its stop function at once and runs no query of its own.
+    events: foreignEvents === undefined ? events : { ...events, onForeignEvents: foreignEvents },
+    subscriptions: guard("SubscriptionStore", createSubscriptionStore(db)),
+    deliveries: guard("DeliveryStore", createDeliveryStore(db)),
     transaction: transaction === "joined" ? (work) => work(stores) : transaction,
   };
   return stores;

@@ -1,0 +1,287 @@
+import type { DeliveryRecord, DeliveryStore, WakeupRecord } from "@oar/scheduler";
+import { and, asc, count, eq, gte, inArray, lte, max, min, sql } from "drizzle-orm";
+import type { Database } from "../database";
+import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
+import { DELIVERY_REASONS } from "../tables/vocabulary";
+import { instantParam, toDate, toMs } from "./rows";
+
+type DeliveryRow = typeof deliveries.$inferSelect;
+
+function toDeliveryRecord(row: DeliveryRow): DeliveryRecord {
+  return {
+    id: row.id,
+    watcher: row.watcher,
+    subscriptionId: row.subscriptionId,
+    eventId: row.eventId,
+    eventSeq: row.eventSeq,
+    reason: row.reason,
+    dueAt: toMs(row.dueAt),
+    echoTurnId: row.echoTurnId,
+    status: row.status,
+    messageId: row.messageId,
+    createdAt: toMs(row.createdAt),
+  };
+}
+
+function toWakeupRecord(row: typeof wakeups.$inferSelect): WakeupRecord {
+  return { messageId: row.messageId, watcher: row.watcher, at: toMs(row.at), kind: row.kind };
+}
+
+const PENDING = eq(deliveries.status, "pending");
+/** The reasons that hold a delivery for its subscription: a digest, quiet hours, the hourly cap. */
+const HELD_REASONS = DELIVERY_REASONS.filter((reason) => reason !== "window" && reason !== "urgent");
+/** Watcher ids compared byte by byte, whatever the database's collation: the order the ports promise. */
+const byWatcher = (column: typeof deliveries.watcher | typeof deliveryWatchers.watcher) =>
+  sql`${column} collate "C"`;
+
+export function createDeliveryStore(db: Database): DeliveryStore {
+  const pendingOf = (ids: readonly string[]) => and(inArray(deliveries.id, [...ids]), PENDING);
+
+  return {
+    async claimCursor() {
+      // SKIP LOCKED: a cursor another process routes with is not waited for.
+      const [locked] = await db
+        .select({ seq: routingCursor.seq })
+        .from(routingCursor)
+        .where(eq(routingCursor.id, 1))
+        .for("update", { skipLocked: true });
+      if (locked) {
+        return locked.seq;
+      }
+      // No row to lock: either another process holds it (an insert finds it and gives nothing),
+      // or it is missing (a database emptied by hand) and this insert makes it, held until commit.
+      const [created] = await db
+        .insert(routingCursor)
+        .values({ id: 1, seq: 0 })
+        .onConflictDoNothing()
+        .returning({ seq: routingCursor.seq });
+      return created?.seq ?? null;
+    },
+
+    async setCursor(seq) {
+      await db
+        .insert(routingCursor)
+        .values({ id: 1, seq })
+        .onConflictDoUpdate({ target: routingCursor.id, set: { seq } });
+    },
+
+    async addDeliveries(rows) {
+      if (rows.length === 0) {
+        return;
+      }
+      // Each watcher gets its row first, the lock senders take; sorted, so that two routers adding
+      // the same new watchers take their index entries in the same order and cannot deadlock.
+      const watchers = [...new Set(rows.map((row) => row.watcher))].sort();
+      await db
+        .insert(deliveryWatchers)
+        .values(watchers.map((watcher) => ({ watcher })))
+        .onConflictDoNothing();
+      await db
+        .insert(deliveries)
+        .values(
+          rows.map((row) => ({
+            id: row.id,
+            watcher: row.watcher,
+            subscriptionId: row.subscriptionId,
+            eventId: row.eventId,
+            eventSeq: row.eventSeq,
+            reason: row.reason,
+            dueAt: toDate(row.dueAt),
+            echoTurnId: row.echoTurnId,
+            status: "pending" as const,
+            createdAt: toDate(row.createdAt),
+          })),
+        )
+        .onConflictDoNothing();
+    },
+
+    async openWindowEnd(watcher) {
+      const [row] = await db
+        .select({ end: max(deliveries.dueAt) })
+        .from(deliveries)
+        .where(and(eq(deliveries.watcher, watcher), PENDING, eq(deliveries.reason, "window")));
+      return row?.end ? toMs(row.end) : null;
+    },
+
+    async closeWindow({ watcher, at }) {
+      await db
+        .update(deliveries)
+        .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
+        .where(and(eq(deliveries.watcher, watcher), PENDING, eq(deliveries.reason, "window")));
+    },
+
+    async claimDueDeliveries({ now, watchers }) {
+      if (watchers <= 0) {
+        return [];
+      }
+      const due = and(PENDING, lte(deliveries.dueAt, toDate(now)));
+      // The watchers waiting longest first, each locked for the caller's transaction; SKIP LOCKED
+      // passes over those another process is sending to.
+      const firstDue = db
+        .select({ watcher: deliveries.watcher, firstDue: min(deliveries.dueAt).as("first_due") })
+        .from(deliveries)
+        .where(due)
+        .groupBy(deliveries.watcher)
+        .as("due_watchers");
+      const claimed = await db
+        .select({ watcher: deliveryWatchers.watcher })
+        .from(deliveryWatchers)
+        .innerJoin(firstDue, eq(firstDue.watcher, deliveryWatchers.watcher))
+        .orderBy(asc(firstDue.firstDue), byWatcher(deliveryWatchers.watcher))
+        .limit(watchers)
+        .for("update", { of: deliveryWatchers, skipLocked: true });
+      if (claimed.length === 0) {
+        return [];
+      }
+      // A new statement, so a new snapshot: what a sender that held a watcher until just now
+      // marked sent is seen as sent.
+      const rows = await db
+        .select()
+        .from(deliveries)
+        .where(
+          and(
+            inArray(
+              deliveries.watcher,
+              claimed.map((row) => row.watcher),
+            ),
+            due,
+          ),
+        )
+        .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq));
+      return rows.map(toDeliveryRecord);
+    },
+
+    async markSent({ ids, messageId, at }) {
+      if (ids.length > 0) {
+        await db
+          .update(deliveries)
+          .set({ status: "sent", messageId, settledAt: toDate(at) })
+          .where(pendingOf(ids));
+      }
+    },
+
+    async markDropped({ ids, at }) {
+      if (ids.length > 0) {
+        await db
+          .update(deliveries)
+          .set({ status: "dropped", settledAt: toDate(at) })
+          .where(pendingOf(ids));
+      }
+    },
+
+    async postpone({ ids, dueAt, reason }) {
+      if (ids.length > 0) {
+        await db
+          .update(deliveries)
+          .set({ dueAt: toDate(dueAt), reason })
+          .where(pendingOf(ids));
+      }
+    },
+
+    async nextDeliveryDueAt() {
+      const [row] = await db
+        .select({ at: min(deliveries.dueAt) })
+        .from(deliveries)
+        .where(PENDING);
+      return row?.at ? toMs(row.at) : null;
+    },
+
+    async heldBySubscriptions(subscriptionIds) {
+      if (subscriptionIds.length === 0) {
+        return [];
+      }
+      const rows = await db
+        .select({
+          subscriptionId: deliveries.subscriptionId,
+          heldCount: count(),
+          nextDeliveryAt: min(deliveries.dueAt),
+        })
+        .from(deliveries)
+        .where(
+          and(
+            PENDING,
+            inArray(deliveries.reason, HELD_REASONS),
+            inArray(deliveries.subscriptionId, [...subscriptionIds]),
+          ),
+        )
+        .groupBy(deliveries.subscriptionId)
+        .orderBy(sql`${deliveries.subscriptionId} collate "C"`);
+      return rows.flatMap((row) =>
+        row.subscriptionId === null || row.nextDeliveryAt === null
+          ? []
+          : [
+              {
+                subscriptionId: row.subscriptionId,
+                heldCount: row.heldCount,
+                nextDeliveryAt: toMs(row.nextDeliveryAt),
+              },
+            ],
+      );
+    },
+
+    async moveWatcher({ from, to }) {
+      if (from === to) {
+        return;
+      }
+      await db.transaction(async (tx) => {
+        // An event `to` already has goes out to it once: `from`'s copy is let go.
+        await tx
+          .delete(deliveries)
+          .where(
+            and(
+              eq(deliveries.watcher, from),
+              PENDING,
+              sql`exists (select 1 from ${deliveries} as theirs where theirs.watcher = ${to}::text and theirs.event_id = ${deliveries}.event_id)`,
+            ),
+          );
+        await tx.insert(deliveryWatchers).values({ watcher: to }).onConflictDoNothing();
+        await tx
+          .update(deliveries)
+          .set({ watcher: to })
+          .where(and(eq(deliveries.watcher, from), PENDING));
+      });
+    },
+
+    async recordWakeup(wakeup) {
+      await db
+        .insert(wakeups)
+        .values({
+          messageId: wakeup.messageId,
+          watcher: wakeup.watcher,
+          at: toDate(wakeup.at),
+          kind: wakeup.kind,
+        })
+        .onConflictDoNothing();
+    },
+
+    async listWakeups({ watcher, since }) {
+      const rows = await db
+        .select()
+        .from(wakeups)
+        .where(and(eq(wakeups.watcher, watcher), gte(wakeups.at, toDate(since))))
+        .orderBy(asc(wakeups.at), sql`${wakeups.messageId} collate "C"`);
+      return rows.map(toWakeupRecord);
+    },
+
+    async recordCollectedReply({ turnId, sessionId, at }) {
+      await db
+        .insert(collectedReplies)
+        .values({ sessionId, turnId, at: toDate(at) })
+        .onConflictDoNothing();
+    },
+
+    async collectedReplies({ sessionId, turnIds }) {
+      if (turnIds.length === 0) {
+        return [];
+      }
+      const rows = await db
+        .select({ turnId: collectedReplies.turnId })
+        .from(collectedReplies)
+        .where(
+          and(eq(collectedReplies.sessionId, sessionId), inArray(collectedReplies.turnId, [...turnIds])),
+        );
+      const collected = new Set(rows.map((row) => row.turnId));
+      return [...new Set(turnIds)].filter((turnId) => collected.has(turnId));
+    },
+  };
+}
