@@ -12,6 +12,6 @@ export type {
   StorageConfig,
   StorageDriver,
 } from "./storage";
-export { createStores, type StoreDeadlines, type Stores } from "./stores";
+export { createStores, type ForeignEventsHint, type StoreDeadlines, type Stores } from "./stores";
 /** The drizzle tables, for stores written outside this package and for ad-hoc queries. */
 export { tables };

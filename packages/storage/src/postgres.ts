@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { listenForEvents } from "./foreign-events";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { closeOnce, type PostgresStorageConfig, type Storage } from "./storage";
 import { createStores } from "./stores";
@@ -75,13 +76,18 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
     },
   });
   const db = drizzle({ client });
+  const foreignEvents = listenForEvents(client);
   return {
     driver: "postgres",
     db,
-    stores: createStores(db, {
-      callMs: POSTGRES_TIMEOUTS.callMs,
-      transactionMs: POSTGRES_TIMEOUTS.transactionMs,
+    stores: createStores(
+      db,
+      { callMs: POSTGRES_TIMEOUTS.callMs, transactionMs: POSTGRES_TIMEOUTS.transactionMs },
+      foreignEvents.hint,
+    ),
+    close: closeOnce(() => {
+      foreignEvents.stop();
+      return client.end({ timeout: CLOSE_TIMEOUT_SECONDS });
     }),
-    close: closeOnce(() => client.end({ timeout: CLOSE_TIMEOUT_SECONDS })),
   };
 }
