@@ -35,21 +35,39 @@ function noticingWrites<T extends object>(store: T, writes: readonly PropertyKey
  * second (DESIGN §9), each cache forgetting what this process changes. A transaction writes
  * around the caches, so the caches it touched forget once it ends, committed or not.
  */
-export function cachedStores(given: EngineStores, clock: Clock): EngineStores {
+export function cachedStores(
+  given: EngineStores,
+  clock: Clock,
+  /** Called once events are committed to the outbox by this process (the dispatcher's and the owner stream's hint). */
+  onEventsAppended: () => void = () => {},
+): EngineStores {
   const caches = {
     settings: cachingSettingsStore(given.settings, { clock }),
     peers: cachingPeerStore(given.peers, { clock }),
     unlocks: rememberingMentions(given.unlocks, { clock }),
     tokens: cachingTokenStore(given.tokens, { clock }),
   };
+  const events: EngineStores["events"] = {
+    ...given.events,
+    appendEvent: async (input) => {
+      const appended = await given.events.appendEvent(input);
+      onEventsAppended();
+      return appended;
+    },
+  };
   return {
     ...given,
     ...caches,
+    events,
     async transaction(work) {
       const touched = new Set<Cached>();
+      let appended = false;
       const noticed = (tx: EngineStores): EngineStores => {
         const stores: EngineStores = {
           ...tx,
+          events: noticingWrites(tx.events, ["appendEvent"], () => {
+            appended = true;
+          }),
           transaction: (inner) => inner(stores),
         };
         for (const port of Object.keys(WRITES) as Cached[]) {
@@ -60,7 +78,11 @@ export function cachedStores(given: EngineStores, clock: Clock): EngineStores {
         return stores;
       };
       try {
-        return await given.transaction((tx) => work(noticed(tx)));
+        const result = await given.transaction((tx) => work(noticed(tx)));
+        if (appended) {
+          onEventsAppended();
+        }
+        return result;
       } finally {
         for (const port of touched) {
           caches[port].forgetAll();

@@ -1,3 +1,4 @@
+import { silentLogger } from "@oar/core";
 import { relayToolOffered } from "@oar/permissions";
 import { executeCall } from "./actions/execute";
 import { cachedStores } from "./cached-stores";
@@ -6,19 +7,28 @@ import { createEngineLive } from "./live";
 import { createOwnerApi } from "./owner/create-owner-api";
 import { executeFromPeer } from "./peers/from-peer";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
+import { findProvider } from "./runtime/worker-pool";
 import { readSettings } from "./settings";
 import { authenticate, bindInvite } from "./tokens/token-verbs";
+import { createDispatcher } from "./watching/dispatcher";
+import { createEventHints } from "./watching/event-hints";
 
 /**
  * The action engine over the given stores and providers: relay_tool calls (`execute`), the
- * owner's verbs (`owner`), and the session runtime that runs every session's turns. Call
- * `start()` once the stores are open (it recovers after a restart) and `close()` before closing them.
+ * owner's verbs (`owner`), the session runtime that runs every session's turns, and the event
+ * dispatcher that wakes watchers. Call `start()` once the stores are open (it recovers after a
+ * restart) and `close()` before closing them.
  */
 export function createEngine(given: EngineDeps): Engine {
-  const deps: EngineDeps = { ...given, stores: cachedStores(given.stores, given.clock) };
+  const hints = createEventHints();
+  const deps: EngineDeps = {
+    ...given,
+    stores: cachedStores(given.stores, given.clock, () => hints.notify()),
+  };
   const settings = () => readSettings(deps.stores.settings);
   const runtime = createSessionRuntime({
     stores: deps.stores,
+    relayName: deps.relay.name,
     providers: deps.providers,
     clock: deps.clock,
     ids: deps.ids,
@@ -29,6 +39,19 @@ export function createEngine(given: EngineDeps): Engine {
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
     ...(deps.sharedStore === undefined ? {} : { sharedStore: deps.sharedStore }),
   });
+  const dispatcher = createDispatcher({
+    stores: deps.stores,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: deps.logger ?? silentLogger,
+    sharedStore: deps.sharedStore ?? false,
+    drivenFromOutside: (provider) => findProvider(deps.providers, provider)?.info.drivenFromOutside === true,
+    kick: (sessionId) => runtime.kick(sessionId),
+  });
+  const stopHints = [
+    hints.listen(() => dispatcher.poke()),
+    given.stores.events.onForeignEvents?.(() => hints.notify()) ?? (() => {}),
+  ];
   const live = createEngineLive({ clock: deps.clock });
   const parts = { deps, runtime, live };
   const engine: Engine = {
@@ -41,9 +64,19 @@ export function createEngine(given: EngineDeps): Engine {
         agentSessionsEnabled: (await settings()).agentSessions.enabled,
         pairedRelays: await deps.stores.peers.countPeers(),
       }),
-    owner: createOwnerApi(deps, runtime, live),
-    start: () => runtime.start(),
-    close: () => runtime.close(),
+    owner: createOwnerApi(deps, runtime, live, hints),
+    settleEvents: () => dispatcher.settled(),
+    async start() {
+      await runtime.start();
+      dispatcher.start();
+    },
+    async close() {
+      for (const stop of stopHints) {
+        stop();
+      }
+      await dispatcher.close();
+      await runtime.close();
+    },
   };
   return engine;
 }

@@ -247,6 +247,11 @@ export interface Engine {
   /** Whether relay_tool is offered to this session (DESIGN GAP-02); `tools/list` follows it. */
   isToolEnabled(sessionId: string): Promise<boolean>;
   readonly owner: OwnerApi;
+  /**
+   * Resolves once the event dispatcher has nothing left to do now: what the outbox holds is
+   * routed and what is due is sent (tests and benchmarks, after moving a fake clock).
+   */
+  settleEvents(): Promise<void>;
   /** Recovers after a restart (running turns → error, queued turns start). */
   start(): Promise<void>;
   /** Closes every worker. The stores stay open: their owner closes them. */

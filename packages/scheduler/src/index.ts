@@ -1,3 +1,9 @@
+export {
+  EVENT_MESSAGE_HEADER,
+  eventLine,
+  eventMessage,
+  type MessageSection,
+} from "./event-message";
 export type {
   DeliveryReason,
   DeliveryRecord,
@@ -8,6 +14,15 @@ export type {
   WakeupRecord,
 } from "./ports/delivery-store";
 export type { NewSubscription, SubscriptionRecord, SubscriptionStore } from "./ports/subscription-store";
+export { describeQuietHours, isQuiet, quietUntil } from "./quiet-hours";
+export {
+  deliveryTiming,
+  firstRelease,
+  GROUPING_WINDOW_MS,
+  nextDigestAt,
+  type Release,
+  releaseOf,
+} from "./release";
 export {
   dueSlot,
   missedSlots,
@@ -16,3 +31,6 @@ export {
   scheduleAnchor,
   slotAfter,
 } from "./schedule-grid";
+export { eventsOf, isUrgent, type RoutedEvent, receives, watches } from "./subscription-match";
+export { planTick, type RunningWork, type TickPlan } from "./ticks";
+export { CAP_DIGEST_MINUTES, capHoldUntil, WAKEUPS_PER_HOUR } from "./wakeup-cap";

@@ -70,8 +70,11 @@ export const TurnEndEventSchema = z.object({
   ...eventBase,
   kind: z.literal("turn_end"),
   status: EndedTurnStatusSchema,
+  turn_id: z.string().optional(),
   message_id: z.string().optional(),
   text: z.string().max(TURN_END_TEXT_MAX),
+  /** The conversation of this relay whose agent prompted the turn (the no-echo rule, R-ECHO-01). */
+  prompted_by: z.string().optional(),
 });
 export const ErrorEventSchema = z.object({ ...eventBase, kind: z.literal("error"), message: z.string() });
 export const QuestionAskedEventSchema = z.object({
@@ -156,7 +159,11 @@ export const LinkRestoredEventSchema = z.object({
  * What the outbox also records for the owner's event stream (DESIGN §4 `GET /v1/owner/events`)
  * and later consumers, but no subscription names: a turn starting, a session archived or deleted.
  */
-export const TurnStartedEventSchema = z.object({ ...eventBase, kind: z.literal("turn_started"), turn_id: z.string() });
+export const TurnStartedEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal("turn_started"),
+  turn_id: z.string(),
+});
 export const SessionArchivedEventSchema = z.object({ ...eventBase, kind: z.literal("session_archived") });
 export const SessionDeletedEventSchema = z.object({ ...eventBase, kind: z.literal("session_deleted") });
 

@@ -205,6 +205,8 @@ export {
   QuestionAskedEventSchema,
   type RelayEvent,
   RelayEventSchema,
+  SessionArchivedEventSchema,
+  SessionDeletedEventSchema,
   type StalledEvent,
   StalledEventSchema,
   type SubagentFinishedEvent,
@@ -222,8 +224,6 @@ export {
   TurnEndEventSchema,
   type TurnStartedEvent,
   TurnStartedEventSchema,
-  SessionArchivedEventSchema,
-  SessionDeletedEventSchema,
   URGENT_EVENTS,
 } from "./events";
 export {

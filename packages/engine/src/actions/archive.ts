@@ -1,5 +1,6 @@
 import type { CallOf } from "@oar/schema";
-import type { ActionContext, ActionSuccess } from "./context";
+import { recordSessionGone } from "../watching/outbox";
+import { type ActionContext, type ActionSuccess, changeAtomically } from "./context";
 import { gated } from "./gated";
 import { refuseSelf, requireSession } from "./sessions";
 
@@ -18,6 +19,12 @@ export async function archive(ctx: ActionContext, call: CallOf<"archive">): Prom
     };
   }
   await gated(ctx, call, session);
-  await ctx.deps.stores.sessions.archiveSession({ id: session.id, at: ctx.deps.clock.now() });
+  const at = ctx.deps.clock.now();
+  // The archive, its event and the subscriptions it ends are one change (R-SLIFE-02 (b)).
+  await changeAtomically(ctx, async (tx) => {
+    const { stores, ids, relay } = tx.deps;
+    await stores.sessions.archiveSession({ id: session.id, at });
+    await recordSessionGone({ stores, ids, relayName: relay.name }, session, "archived", at);
+  });
   return { session: session.id, details: "archived", fields: { session: session.id, archived: true } };
 }

@@ -20,6 +20,10 @@ import { enforce, refusalEnvelope, refuse } from "./refusal";
 import { relayInfo } from "./relay-info";
 import { send } from "./send";
 import { stop } from "./stop";
+import { listSubscriptions } from "./subscriptions/list-subscriptions";
+import { subscribe } from "./subscriptions/subscribe";
+import { transferSubscriptions } from "./subscriptions/transfer-subscriptions";
+import { unsubscribe } from "./subscriptions/unsubscribe";
 import { summaryLine } from "./summary";
 import { unsupported } from "./unsupported";
 import { updateSession } from "./update-session";
@@ -31,6 +35,19 @@ export interface EngineParts {
   readonly deps: EngineDeps;
   readonly runtime: SessionRuntime;
   readonly live: EngineLive;
+}
+
+/**
+ * Subscriptions deliver into a conversation of this relay; another relay's agent watching here
+ * needs the event replay of §28, which this relay does not offer yet.
+ */
+async function watchingHere(ctx: ActionContext, action: RelayToolCall["action"]): Promise<void> {
+  if (ctx.from.relay !== null) {
+    refuse(
+      "REMOTE_RELAY_UNSUPPORTED",
+      `${action} from another relay's agent is not available on relay "${ctx.deps.relay.name}" yet: a subscription here can only wake a conversation of this relay. Nothing was changed.`,
+    );
+  }
 }
 
 /** The actions that work on this relay, for any caller. */
@@ -58,6 +75,14 @@ export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise
       return stop(ctx, call);
     case "archive":
       return archive(ctx, call);
+    case "subscribe":
+      return watchingHere(ctx, call.action).then(() => subscribe(ctx, call));
+    case "unsubscribe":
+      return watchingHere(ctx, call.action).then(() => unsubscribe(ctx, call));
+    case "list_subscriptions":
+      return watchingHere(ctx, call.action).then(() => listSubscriptions(ctx, call));
+    case "transfer_subscriptions":
+      return watchingHere(ctx, call.action).then(() => transferSubscriptions(ctx, call));
     default:
       return Promise.resolve(unsupported(call.action));
   }

@@ -71,6 +71,37 @@ export function cappedWait(
   };
 }
 
+const ENDED: readonly TurnWaitStatus[] = ["done", "error", "stopped"];
+
+/**
+ * R-ECHO-01: the conversation that prompted the turn now has its finished reply, so that turn's
+ * turn_end does not wake it a second time. The reply is already in hand: a failure to note it
+ * costs at most that second wake-up, never the call.
+ */
+async function noteCollectedReply(
+  ctx: ActionContext,
+  turn: TurnRecord,
+  status: TurnWaitStatus,
+): Promise<void> {
+  const from = turn.origin.provenance;
+  if (
+    ctx.peer ||
+    !ENDED.includes(status) ||
+    from?.session !== ctx.callerId ||
+    from.relay !== ctx.deps.relay.name
+  ) {
+    return;
+  }
+  await ctx.deps.stores.deliveries
+    .recordCollectedReply({ turnId: turn.id, sessionId: ctx.callerId, at: ctx.deps.clock.now() })
+    .catch((error: unknown) =>
+      ctx.deps.logger?.warn("A collected reply could not be noted; its turn_end may wake the caller.", {
+        turn: turn.id,
+        error,
+      }),
+    );
+}
+
 /**
  * Waits for the turn as long as the call asked in `wait_seconds`, up to the owner's longest wait
  * (R-WST-01 … R-WST-03); 0 does not wait (R-WST-07). When the time is up the result holds what
@@ -87,6 +118,7 @@ export async function waitForTurn(
       seconds === 0
         ? await ctx.runtime.snapshot(turn.id)
         : await ctx.runtime.waitForTurn(turn.id, seconds * 1000, ctx.signal);
+    await noteCollectedReply(ctx, turn, snapshot.status);
     return { fields: turnResultFields(ctx, snapshot), notes };
   } catch (error) {
     if (!isOutage(error)) {

@@ -2,6 +2,7 @@ import type { EngineDeps, OwnerApi } from "../engine";
 import { createEngineLive, type EngineLive } from "../live";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { patchOwnerSettings, readOwnerSettings } from "../settings";
+import { createEventHints, type EventHints } from "../watching/event-hints";
 import { answerOwnerCard, listOwnerCards } from "./owner-cards";
 import type { OwnerContext } from "./owner-context";
 import { createOwnerGroup, dissolveOwnerGroup, listOwnerGroups, renameOwnerGroup } from "./owner-groups";
@@ -26,6 +27,7 @@ export function createOwnerApi(
   deps: EngineDeps,
   runtime: SessionRuntime,
   live: EngineLive = createEngineLive({ clock: deps.clock }),
+  hints: EventHints = createEventHints(),
 ): OwnerApi {
   const ctx: OwnerContext = { deps, runtime, live };
   return {
@@ -53,5 +55,7 @@ export function createOwnerApi(
     revokeInvite: (id) => revokeOwnerInvite(ctx, id),
     patchPeer: (name, body) => patchOwnerPeer(ctx, name, body),
     removePeer: (name) => removeOwnerPeer(ctx, name),
+    listEvents: (options) => deps.stores.events.listEvents(options),
+    onEvents: (listener) => hints.listen(listener),
   };
 }

@@ -6,9 +6,10 @@ import { checkEffort, checkModel } from "../actions/model-check";
 import { defaultModel, UNLISTED_MODEL } from "../actions/providers";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type { MessageRecord, SessionPatch, SessionRecord, TurnRecord } from "../ports/session-store";
+import { recordSessionGone, recordTurnEnded } from "../watching/outbox";
 import { type OwnerContext, ownerChange, providerOf, requireSession } from "./owner-context";
 import { chooseProvider } from "./provider-choice";
-import { sessionDetail, sessionView } from "./session-views";
+import { sessionDetail, sessionView, watchingBadges } from "./session-views";
 import { unlockMentionedRelays } from "./unlock-mentions";
 
 const TITLE_FROM_TEXT_MAX = 60;
@@ -99,7 +100,8 @@ export async function listOwnerSessions(
   scope: SessionScope = "active",
 ): Promise<OwnerSessionView[]> {
   const items = await ctx.deps.stores.sessions.listSessions({ scope });
-  return items.map(sessionView);
+  const badges = await watchingBadges(ctx);
+  return items.map((item) => sessionView(item, badges));
 }
 
 /**
@@ -234,11 +236,19 @@ export async function patchOwnerSession(
 }
 
 export async function archiveOwnerSession(ctx: OwnerContext, id: string): Promise<SessionRecord> {
-  const archived = await ctx.deps.stores.sessions.archiveSession({ id, at: ctx.deps.clock.now() });
-  if (!archived) {
-    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${id} on this relay.`);
-  }
-  return archived;
+  const at = ctx.deps.clock.now();
+  return ownerChange(ctx, async (tx) => {
+    const { stores, ids, relay } = tx.deps;
+    const before = await stores.sessions.getSession(id);
+    const archived = await stores.sessions.archiveSession({ id, at });
+    if (!archived) {
+      throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${id} on this relay.`);
+    }
+    if (before?.archivedAt === null) {
+      await recordSessionGone({ stores, ids, relayName: relay.name }, archived, "archived", at);
+    }
+    return archived;
+  });
 }
 
 /** Kill session: the worker restarts (its running turn ends as stopped), R-NAME-04. */
@@ -257,17 +267,22 @@ export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise
   const now = ctx.deps.clock.now();
   await ownerChange(ctx, async (tx) => {
     const { sessions, groups, tokens } = tx.deps.stores;
+    const writer = { stores: tx.deps.stores, ids: tx.deps.ids, relayName: tx.deps.relay.name };
     await sessions.deleteSession({ id, at: now });
     for (const turn of await sessions.listActiveTurns({ sessionId: id })) {
       if (turn.status === "queued") {
-        await sessions.finishTurn({
+        const ended = await sessions.finishTurn({
           turnId: turn.id,
           status: "stopped",
           error: "session deleted",
           endedAt: now,
         });
+        if (ended) {
+          await recordTurnEnded(writer, ended, session.title);
+        }
       }
     }
+    await recordSessionGone(writer, session, "deleted", now);
     await tokens.revokeTokensOf({ kind: "agent", subject: id, at: now });
     if (session.group) {
       await groups.deleteGroupIfEmpty({ id: session.group.id, at: now });

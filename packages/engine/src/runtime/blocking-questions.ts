@@ -1,6 +1,7 @@
 import type { QuestionAnswer } from "../ports/provider";
 import type { BlockingQuestionRecord } from "../ports/question-store";
 import type { Wakeups } from "../wakeups";
+import { recordQuestionAnswered, recordQuestionAsked } from "../watching/outbox";
 import type { RunningTurn } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
 import type { PendingQuestionView } from "./session-runtime";
@@ -41,13 +42,24 @@ export function createBlockingQuestions(ctx: RuntimeContext, waiters: Wakeups): 
         throw cutShort();
       }
       const id = ctx.ids.next("question");
-      await questions.createBlockingQuestion({
-        id,
-        sessionId: turn.sessionId,
-        turnId: turn.turnId,
-        text,
-        options,
-        createdAt: ctx.clock.now(),
+      const now = ctx.clock.now();
+      // The card and its question_asked event are one change (DESIGN §9).
+      await ctx.stores.transaction(async (stores) => {
+        await stores.questions.createBlockingQuestion({
+          id,
+          sessionId: turn.sessionId,
+          turnId: turn.turnId,
+          text,
+          options,
+          createdAt: now,
+        });
+        const session = await stores.sessions.getSession(turn.sessionId);
+        await recordQuestionAsked(
+          { stores, ids: ctx.ids, relayName: ctx.relayName },
+          { id, text, options },
+          { id: turn.sessionId, title: session?.title ?? "" },
+          now,
+        );
       });
       return new Promise<QuestionAnswer>((resolve, reject) => {
         const onAbort = () => {
@@ -69,10 +81,25 @@ export function createBlockingQuestions(ctx: RuntimeContext, waiters: Wakeups): 
     },
 
     async answer(questionId, answer) {
-      const answered = await questions.answerBlockingQuestion({
-        id: questionId,
-        answer,
-        at: ctx.clock.now(),
+      const now = ctx.clock.now();
+      const answered = await ctx.stores.transaction(async (stores) => {
+        const record = await stores.questions.answerBlockingQuestion({ id: questionId, answer, at: now });
+        if (record) {
+          const session = await stores.sessions.getSession(record.sessionId);
+          await recordQuestionAnswered(
+            { stores, ids: ctx.ids, relayName: ctx.relayName },
+            {
+              id: record.id,
+              text: record.text,
+              answer: record.answer,
+              choice: record.choices?.[0] ?? null,
+            },
+            { id: record.sessionId, title: session?.title ?? "" },
+            now,
+            ctx.relayName,
+          );
+        }
+        return record;
       });
       if (!answered) {
         return false;

@@ -17,6 +17,8 @@ import { createWorkerPool, drivenFromOutsideError, findProvider } from "./worker
 
 export interface SessionRuntimeOptions {
   readonly stores: EngineStores;
+  /** This relay's name, for the outbox's events; default "this". */
+  readonly relayName?: string;
   readonly providers: readonly Provider[];
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -39,6 +41,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
   let started = false;
   const ctx: RuntimeContext = {
     stores: options.stores,
+    relayName: options.relayName ?? "this",
     providers: options.providers,
     clock: options.clock,
     ids: options.ids,

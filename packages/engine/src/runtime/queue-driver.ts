@@ -1,6 +1,7 @@
 import type { TurnOutcome } from "../ports/provider";
 import type { TurnRecord } from "../ports/session-store";
 import type { Wakeups } from "../wakeups";
+import { recordTurnEnded, recordTurnStarted } from "../watching/outbox";
 import type { BlockingQuestions } from "./blocking-questions";
 import type { RunningTurn, RunningTurns } from "./running-turns";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
@@ -38,6 +39,7 @@ export interface QueueDriverParts {
 export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts): QueueDriver {
   const { sessions } = ctx.stores;
   const queues = new Map<string, Queue>();
+  const writer = (stores: RuntimeContext["stores"]) => ({ stores, ids: ctx.ids, relayName: ctx.relayName });
 
   /**
    * Ends the turn with its reply message, its question cards and its session's state in one
@@ -63,6 +65,8 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
           if (!ended) {
             return;
           }
+          const session = await stores.sessions.getSession(record.sessionId);
+          await recordTurnEnded(writer(stores), ended, session?.title ?? "");
           await stores.questions.endBlockingQuestionsOfTurn({ turnId: record.id, at: endedAt });
           if ((await stores.sessions.listActiveTurns({ sessionId: record.sessionId })).length === 0) {
             await stores.sessions.updateSession(record.sessionId, { state: "idle" });
@@ -155,7 +159,21 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
             runner === undefined
               ? null
               : await untilItLands(ctx, "claiming a turn", () =>
-                  sessions.claimNextTurn({ sessionId, now: ctx.clock.now(), runner }),
+                  // The claim and its turn_started event are one change (DESIGN §9).
+                  ctx.stores.transaction(async (stores) => {
+                    const now = ctx.clock.now();
+                    const claimed = await stores.sessions.claimNextTurn({ sessionId, now, runner });
+                    if (claimed) {
+                      const session = await stores.sessions.getSession(sessionId);
+                      await recordTurnStarted(
+                        writer(stores),
+                        claimed,
+                        { id: sessionId, title: session?.title ?? "" },
+                        now,
+                      );
+                    }
+                    return claimed;
+                  }),
                 );
           if (!record) {
             break;

@@ -1,5 +1,6 @@
 import type { EngineStores } from "../engine";
 import type { TurnRecord } from "../ports/session-store";
+import { recordTurnEnded } from "../watching/outbox";
 import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
 
@@ -12,12 +13,15 @@ export const RUNNER_GONE_MESSAGE =
  * their sessions (idle unless a turn is still queued there).
  */
 async function failTurns(
+  ctx: RuntimeContext,
   stores: EngineStores,
   select: Parameters<EngineStores["sessions"]["failRunningTurns"]>[0],
 ): Promise<TurnRecord[]> {
   const failed = await stores.sessions.failRunningTurns(select);
   for (const turn of failed) {
     await stores.questions.endBlockingQuestionsOfTurn({ turnId: turn.id, at: select.endedAt });
+    const session = await stores.sessions.getSession(turn.sessionId);
+    await recordTurnEnded({ stores, ids: ctx.ids, relayName: ctx.relayName }, turn, session?.title ?? "");
   }
   for (const sessionId of new Set(failed.map((turn) => turn.sessionId))) {
     if ((await stores.sessions.listActiveTurns({ sessionId })).length === 0) {
@@ -37,10 +41,10 @@ export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
   const now = ctx.clock.now();
   await ctx.stores.transaction(async (stores) => {
     if (ctx.sharedStore) {
-      await failTurns(stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now, runner: null });
+      await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now, runner: null });
       return;
     }
-    await failTurns(stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now });
+    await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now });
     const stale = (await stores.sessions.listSessions({ scope: "all" })).filter(
       (session) => session.state === "running_turn",
     );
@@ -69,7 +73,7 @@ export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | u
       if (!(await stores.leases.retireLease({ name: lease.name, fencingToken: lease.fencingToken, now }))) {
         return [];
       }
-      return failTurns(stores, { error: RUNNER_GONE_MESSAGE, endedAt: now, runner: lease.name });
+      return failTurns(ctx, stores, { error: RUNNER_GONE_MESSAGE, endedAt: now, runner: lease.name });
     });
     if (failed.length > 0) {
       ctx.logger.warn("Recovered the turns of a relay process that went away.", {

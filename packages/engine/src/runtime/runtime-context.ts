@@ -6,6 +6,8 @@ import type { TurnRunner } from "../ports/session-store";
 /** What every part of the runtime works with: the options, resolved. */
 export interface RuntimeContext {
   readonly stores: EngineStores;
+  /** This relay's name (a prompt's provenance names it when one of its own agents sent it). */
+  readonly relayName: string;
   readonly providers: readonly Provider[];
   readonly clock: Clock;
   readonly ids: IdGenerator;

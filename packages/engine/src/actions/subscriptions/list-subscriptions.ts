@@ -1,0 +1,38 @@
+import type { CallOf } from "@oar/schema";
+import type { ActionContext, ActionSuccess } from "../context";
+import { requireSession } from "../sessions";
+import { plural } from "../summary";
+import { subscriptionEntry } from "./subscription-view";
+
+/** R-SLIFE-03: ended subscriptions stay listed for an hour. */
+export const ENDED_SHOWN_MS = 3_600_000;
+
+/** §30: the conversation's subscriptions, or with `watcher` another conversation's (R-LSUB-02). */
+export async function listSubscriptions(
+  ctx: ActionContext,
+  call: CallOf<"list_subscriptions">,
+): Promise<ActionSuccess> {
+  const { stores, clock } = ctx.deps;
+  const watcher = call.watcher ?? ctx.callerId;
+  if (call.watcher !== undefined && call.watcher !== ctx.callerId) {
+    await requireSession(ctx, call.watcher, { allowArchived: true });
+  }
+  const subscriptions = await stores.subscriptions.listSubscriptions({
+    watcher,
+    endedSince: clock.now() - ENDED_SHOWN_MS,
+  });
+  const held = new Map(
+    (await stores.deliveries.heldBySubscriptions(subscriptions.map((s) => s.id))).map((h) => [
+      h.subscriptionId,
+      h,
+    ]),
+  );
+  const entries = await Promise.all(
+    subscriptions.map((subscription) => subscriptionEntry(stores, subscription, held.get(subscription.id))),
+  );
+  const active = entries.filter((entry) => entry.active).length;
+  return {
+    details: `${plural(active, "active subscription")}${entries.length > active ? `, ${entries.length - active} ended` : ""}`,
+    fields: { ...(call.watcher === undefined ? {} : { watcher }), subscriptions: entries },
+  };
+}

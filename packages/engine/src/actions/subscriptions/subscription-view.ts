@@ -1,0 +1,57 @@
+import { toIso } from "@oar/core";
+import { eventsOf, type HeldSummary, type SubscriptionRecord } from "@oar/scheduler";
+import type { Subscription, SubscriptionEntry } from "@oar/schema";
+import type { EngineStores } from "../../engine";
+
+/** A subscription as subscribe returns it (R-SUB-10) and list_subscriptions shows it (R-LSUB-04, R-LSUB-07). */
+export async function subscriptionView(
+  stores: EngineStores,
+  subscription: SubscriptionRecord,
+): Promise<Subscription> {
+  const sessions =
+    subscription.scope === "all"
+      ? ("all" as const)
+      : await Promise.all(
+          subscription.sessions.map(async (id) => ({
+            id,
+            title: (await stores.sessions.getSession(id))?.title ?? "",
+          })),
+        );
+  return {
+    id: subscription.id,
+    scope: subscription.scope,
+    sessions,
+    events: [...eventsOf(subscription)],
+    once: subscription.once,
+    match: subscription.match,
+    stalledMinutes: subscription.stalledMinutes,
+    heartbeatMinutes: subscription.heartbeatMinutes,
+    ...(subscription.digestMinutes === null ? {} : { digestMinutes: subscription.digestMinutes }),
+    ...(subscription.quietHours === null ? {} : { quietHours: subscription.quietHours }),
+    ...(subscription.exclude.length === 0 ? {} : { exclude: [...subscription.exclude] }),
+  };
+}
+
+/**
+ * A list_subscriptions entry: an active one with what its digest or quiet hours hold (R-LSUB-05);
+ * an ended one with its reason, and what it holds only while it still holds something (R-LSUB-06).
+ */
+export async function subscriptionEntry(
+  stores: EngineStores,
+  subscription: SubscriptionRecord,
+  held: HeldSummary | undefined,
+): Promise<SubscriptionEntry> {
+  const view = await subscriptionView(stores, subscription);
+  const active = subscription.endedAt === null;
+  const holding =
+    held === undefined
+      ? { heldCount: 0, nextDeliveryAt: null }
+      : { heldCount: held.heldCount, nextDeliveryAt: toIso(held.nextDeliveryAt) };
+  return {
+    ...view,
+    active,
+    ...(active || held !== undefined ? holding : {}),
+    ...(subscription.endReason === null ? {} : { endReason: subscription.endReason }),
+    ...(subscription.endedAt === null ? {} : { endedAt: toIso(subscription.endedAt) }),
+  };
+}

@@ -1,0 +1,177 @@
+import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
+import type { EngineStores } from "../engine";
+import { errorMessage } from "../runtime/runtime-context";
+import { routeEvent } from "./routing";
+import { type Sent, sendToWatcher } from "./sending";
+import { runDueTicks } from "./ticks";
+
+/** Outbox rows routed per transaction, and watchers sent to per transaction. */
+const ROUTED_PER_PASS = 200;
+const WATCHERS_PER_PASS = 20;
+/** With other processes on the stores, how often to look for their work besides the LISTEN hint (DESIGN §9). */
+export const SHARED_POLL_MS = 1_000;
+/** After a failed pass (the database away), when to try again. */
+const RETRY_MS = 1_000;
+
+export interface DispatcherDeps {
+  readonly stores: EngineStores;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly sharedStore: boolean;
+  readonly drivenFromOutside: (provider: string) => boolean;
+  /** Starts the watcher's queue once a message that starts a turn is committed. */
+  readonly kick: (sessionId: string) => void;
+}
+
+/**
+ * The subscription dispatcher: routes the outbox to watchers, runs heartbeats and stall checks,
+ * and sends what is due — each step claimed in its own transaction, so several processes share
+ * the work and none does it twice (DESIGN §9). It runs when poked (an event appended here, the
+ * stores' hint of another process's), when the next due time comes, and every second when the
+ * stores are shared.
+ */
+export interface Dispatcher {
+  poke(): void;
+  start(): void;
+  /** Resolves when no pass runs or is asked for (tests, benchmarks: after time moved or events were appended). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  const { stores, clock } = deps;
+  let closed = false;
+  let started = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: TimerId | null = null;
+
+  const route = async (): Promise<boolean> =>
+    stores.transaction(async (tx) => {
+      const cursor = await tx.deliveries.claimCursor();
+      if (cursor === null) {
+        return false;
+      }
+      const records = await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
+      const now = clock.now();
+      for (const record of records) {
+        await routeEvent({ stores: tx, ids: deps.ids, now }, record);
+      }
+      const last = records.at(-1);
+      if (last !== undefined) {
+        await tx.deliveries.setCursor(last.seq);
+      }
+      return records.length === ROUTED_PER_PASS;
+    });
+
+  const send = async (): Promise<boolean> => {
+    const sent: Sent[] = [];
+    const more = await stores.transaction(async (tx) => {
+      const now = clock.now();
+      const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
+      const watchers = [...new Set(due.map((row) => row.watcher))];
+      for (const watcher of watchers) {
+        const result = await sendToWatcher(
+          { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
+          watcher,
+          due.filter((row) => row.watcher === watcher),
+        );
+        if (result !== null) {
+          sent.push(result);
+        }
+      }
+      return watchers.length === WATCHERS_PER_PASS;
+    });
+    for (const result of sent) {
+      if (result.startsTurn) {
+        deps.kick(result.watcher);
+      }
+    }
+    return more;
+  };
+
+  const arm = async () => {
+    const [delivery, tickAt] = await Promise.all([
+      stores.deliveries.nextDeliveryDueAt(),
+      stores.subscriptions.nextTickAt(),
+    ]);
+    const due = [delivery, tickAt].filter((at): at is number => at !== null);
+    const poll = deps.sharedStore ? clock.now() + SHARED_POLL_MS : null;
+    const next = Math.min(...due, ...(poll === null ? [] : [poll]));
+    schedule(Number.isFinite(next) ? next - clock.now() : null);
+  };
+
+  const schedule = (ms: number | null) => {
+    if (timer !== null) {
+      clock.clearTimeout(timer);
+      timer = null;
+    }
+    if (ms !== null && !closed) {
+      timer = clock.setTimeout(
+        () => {
+          timer = null;
+          poke();
+        },
+        Math.max(0, ms),
+      );
+    }
+  };
+
+  const pass = async () => {
+    // Routing first: what it routes may be due at once; ticks append events the next route takes.
+    while ((await route()) && !closed) {}
+    while ((await runDueTicks(stores, clock.now())) && !closed) {}
+    while ((await route()) && !closed) {}
+    while ((await send()) && !closed) {}
+    await arm();
+  };
+
+  const loop = async () => {
+    do {
+      again = false;
+      if (closed) {
+        return;
+      }
+      try {
+        await pass();
+      } catch (error) {
+        deps.logger.warn("The event dispatcher's pass failed; it tries again.", {
+          error: errorMessage(error),
+        });
+        schedule(RETRY_MS);
+      }
+    } while (again && !closed);
+  };
+
+  function poke() {
+    if (closed || !started) {
+      return;
+    }
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    running = loop().finally(() => {
+      running = null;
+    });
+  }
+
+  return {
+    poke,
+    start() {
+      started = true;
+      poke();
+    },
+    async settled() {
+      while (running !== null) {
+        await running;
+      }
+    },
+    async close() {
+      closed = true;
+      schedule(null);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { type IdGenerator, toIso as iso } from "@oar/core";
+import { type OutboxEvent, TURN_END_TEXT_MAX } from "@oar/schema";
+import type { EngineStores } from "../engine";
+import type { SessionRecord, TurnRecord } from "../ports/session-store";
+
+/**
+ * The lifecycle events (DESIGN §9), each appended by the caller inside the transaction of the
+ * change it records: the change and its event land together or not at all.
+ */
+export interface OutboxWriter {
+  readonly stores: EngineStores;
+  readonly ids: IdGenerator;
+  /** This relay's name: a prompt's provenance names it when one of its own agents sent it. */
+  readonly relayName: string;
+}
+
+async function append(
+  writer: OutboxWriter,
+  input: { readonly id: string; readonly sessionId: string | null; readonly event: OutboxEvent },
+): Promise<void> {
+  await writer.stores.events.appendEvent({
+    id: input.id,
+    sessionId: input.sessionId,
+    event: input.event,
+    at: Date.parse(input.event.at),
+  });
+}
+
+export async function recordTurnStarted(
+  writer: OutboxWriter,
+  turn: TurnRecord,
+  session: Pick<SessionRecord, "id" | "title">,
+  at: number,
+): Promise<void> {
+  const id = `${turn.id}.started`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "turn_started",
+      id,
+      at: iso(at),
+      session: session.id,
+      title: session.title,
+      turn_id: turn.id,
+    },
+  });
+}
+
+/** The conversation of this relay whose agent prompted the turn, if one did (R-ECHO-01). */
+function promptedBy(writer: OutboxWriter, turn: TurnRecord): string | undefined {
+  const from = turn.origin.provenance;
+  return turn.origin.kind === "agent" && from !== undefined && from.relay === writer.relayName
+    ? from.session
+    : undefined;
+}
+
+/** turn_end with its status and the reply's first 200 characters, and `error` for a turn that failed (GAP-13). */
+export async function recordTurnEnded(writer: OutboxWriter, turn: TurnRecord, title: string): Promise<void> {
+  const at = turn.endedAt ?? 0;
+  const base = { at: iso(at), session: turn.sessionId, title };
+  const id = `${turn.id}.end`;
+  const prompter = promptedBy(writer, turn);
+  await append(writer, {
+    id,
+    sessionId: turn.sessionId,
+    event: {
+      ...base,
+      id,
+      kind: "turn_end",
+      status: turn.status === "queued" || turn.status === "running" ? "error" : turn.status,
+      turn_id: turn.id,
+      text: (turn.reply ?? turn.error ?? "").slice(0, TURN_END_TEXT_MAX),
+      ...(prompter === undefined ? {} : { prompted_by: prompter }),
+    },
+  });
+  if (turn.status === "error") {
+    const errorId = `${turn.id}.error`;
+    await append(writer, {
+      id: errorId,
+      sessionId: turn.sessionId,
+      event: { ...base, id: errorId, kind: "error", message: turn.error ?? "The turn ended with an error." },
+    });
+  }
+}
+
+/** A session archived or deleted: its event, and the subscriptions it leaves (R-SLIFE-02 (b), GAP-17). */
+export async function recordSessionGone(
+  writer: OutboxWriter,
+  session: Pick<SessionRecord, "id" | "title">,
+  how: "archived" | "deleted",
+  at: number,
+): Promise<void> {
+  const id = writer.ids.next("event");
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: how === "archived" ? "session_archived" : "session_deleted",
+      id,
+      at: iso(at),
+      session: session.id,
+      title: session.title,
+    },
+  });
+  await writer.stores.subscriptions.forgetSession({ sessionId: session.id, at });
+}
+
+export async function recordQuestionAsked(
+  writer: OutboxWriter,
+  question: { readonly id: string; readonly text: string; readonly options: readonly string[] },
+  session: Pick<SessionRecord, "id" | "title">,
+  at: number,
+): Promise<void> {
+  const id = `${question.id}.asked`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "question_asked",
+      id,
+      at: iso(at),
+      session: session.id,
+      title: session.title,
+      question_id: question.id,
+      questionKind: "ask_user",
+      text: question.text,
+      ...(question.options.length === 0 ? {} : { options: [...question.options] }),
+    },
+  });
+}
+
+export async function recordQuestionAnswered(
+  writer: OutboxWriter,
+  question: {
+    readonly id: string;
+    readonly text: string;
+    readonly answer: string | null;
+    readonly choice: string | null;
+  },
+  session: Pick<SessionRecord, "id" | "title">,
+  at: number,
+  via: string,
+): Promise<void> {
+  const id = `${question.id}.answered`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "question_answered",
+      id,
+      at: iso(at),
+      session: session.id,
+      title: session.title,
+      question_id: question.id,
+      questionKind: "ask_user",
+      text: question.text,
+      answer: question.answer,
+      choice: question.choice,
+      dismissed: false,
+      via,
+    },
+  });
+}
