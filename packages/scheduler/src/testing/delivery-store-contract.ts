@@ -289,6 +289,7 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
       ]);
       await store().markSent({ ids: ["dlv_from_sent"], messageId: "msg_1", at: T0 });
       await store().moveWatcher({ from: "ses_from", to: "ses_to" });
+      await store().moveWatcher({ from: "ses_to", to: "ses_to" });
 
       const claimed = await claimAll(T0 + MINUTE);
       expect(claimed.map((d) => [d.id, d.watcher])).toEqual([

@@ -107,6 +107,9 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
         .map(([subscriptionId, summary]) => ({ subscriptionId, ...summary }));
     },
     async moveWatcher({ from, to }) {
+      if (from === to) {
+        return;
+      }
       const events = new Set([...deliveries.values()].filter((d) => d.watcher === to).map((d) => d.eventId));
       for (const delivery of pending().filter((d) => d.watcher === from)) {
         if (events.has(delivery.eventId)) {
@@ -126,7 +129,7 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
     async listWakeups({ watcher, since }) {
       return [...wakeups.values()]
         .filter((w) => w.watcher === watcher && w.at >= since)
-        .sort((a, b) => a.at - b.at);
+        .sort((a, b) => a.at - b.at || compareText(a.messageId, b.messageId));
     },
 
     async recordCollectedReply({ turnId, sessionId, at }) {
