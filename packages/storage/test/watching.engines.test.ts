@@ -1,0 +1,224 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
+import { createEngine, type Engine, type EngineStores } from "@oar/engine";
+import { createTestProvider, withFailingMethod } from "@oar/engine/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStorage, type Storage, type StorageConfig } from "../src";
+import { type TestDatabase, testDatabases } from "./databases";
+
+const T0 = Date.parse("2026-03-10T12:00:00.000Z");
+const RELAY = { name: "desk", version: "0.1.0", platform: "linux-x64" } as const;
+const WINDOW_MS = 30_000;
+
+/**
+ * Lets the engines finish what they do now: turns run on a real database take real time, so this
+ * waits (in real time, bounded) until no turn is queued or running and the dispatchers rest.
+ */
+async function settle(engines: readonly Engine[], storage?: Storage): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    for (let i = 0; i < 4; i++) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await Promise.all(engines.map((engine) => engine.settleEvents()));
+    }
+    const active = storage === undefined ? [] : await storage.stores.sessions.listActiveTurns();
+    if (active.length === 0 || Date.now() > deadline) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+interface Opened {
+  readonly storage: Storage;
+  readonly engine: Engine;
+  readonly clock: FakeClock;
+}
+
+const opened: Opened[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const { engine, storage } of opened.splice(0)) {
+    await engine.close();
+    await storage.close();
+  }
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    await cleanup();
+  }
+});
+
+async function open(
+  config: StorageConfig,
+  options: {
+    readonly at: number;
+    readonly shared: boolean;
+    readonly ids?: string;
+    readonly stores?: (stores: EngineStores) => EngineStores;
+  },
+): Promise<Opened> {
+  const storage = await openStorage(config);
+  const clock = new FakeClock(options.at);
+  const base = createSequentialIdGenerator();
+  // Two engines on one database must not make the same ids.
+  const ids = { next: (kind: string) => `${base.next(kind)}${options.ids ?? ""}` };
+  const engine = createEngine({
+    stores: options.stores ? options.stores(storage.stores) : storage.stores,
+    providers: [createTestProvider()],
+    clock,
+    ids,
+    relay: RELAY,
+    approvalCards: false,
+    sharedStore: options.shared,
+  });
+  await engine.start();
+  const entry = { storage, engine, clock };
+  opened.push(entry);
+  return entry;
+}
+
+async function close(entry: Opened): Promise<void> {
+  opened.splice(opened.indexOf(entry), 1);
+  await entry.engine.close();
+  await entry.storage.close();
+}
+
+/** A database for one test: PGlite in a directory that outlives a restart, or a scratch Postgres. */
+async function databaseFor(database: TestDatabase): Promise<StorageConfig> {
+  if (database.name === "pglite") {
+    const dir = await mkdtemp(join(tmpdir(), "oar-watching-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return { driver: "pglite", dataDir: dir };
+  }
+  const created = await database.create();
+  cleanups.push(() => created.dispose());
+  return created.config;
+}
+
+async function relayMessages(storage: Storage, sessionId: string) {
+  return (await storage.stores.sessions.listMessages(sessionId)).filter(
+    (message) => message.role === "relay",
+  );
+}
+
+async function sessionPair(engine: Engine) {
+  const watcher = await engine.owner.createSession({ provider: "test", title: "Watcher" });
+  const watched = await engine.owner.createSession({ provider: "test", title: "Worker" });
+  const token = watcher.id;
+  return { watcher: token, watched: watched.id };
+}
+
+for (const database of testDatabases) {
+  describe.skipIf(!database.available)(
+    `watching across restarts and failures on ${database.name}`,
+    { timeout: 60_000 },
+    () => {
+      it("R-FEW-23, DESIGN §8: an event held by quiet hours survives a restart, and quiet hours that ended while the relay was down flush on start, once", async () => {
+        const config = await databaseFor(database);
+        // 12:00 UTC: inside quiet hours 11:00–13:00 UTC.
+        const first = await open(config, { at: T0, shared: false });
+        const { watcher, watched } = await sessionPair(first.engine);
+        const subscribed = await first.engine.execute(watcher, {
+          action: "subscribe",
+          sessions: [watched],
+          events: ["turn_end"],
+          quiet_hours: { from: "11:00", to: "13:00", tz: "UTC" },
+        });
+        expect(subscribed).toMatchObject({ ok: true });
+        await first.engine.owner.postMessage(watched, "night work");
+        await settle([first.engine], first.storage);
+        await first.clock.advanceAsync(WINDOW_MS);
+        await settle([first.engine], first.storage);
+        expect(await relayMessages(first.storage, watcher)).toEqual([]);
+        await close(first);
+
+        // Back two hours later: the window ended while it was down.
+        const second = await open(config, { at: T0 + 2 * 3_600_000, shared: false, ids: "r" });
+        await settle([second.engine], second.storage);
+        const messages = await relayMessages(second.storage, watcher);
+        expect(messages).toHaveLength(1);
+        expect(messages[0]?.text).toContain("Held during quiet hours (11:00–13:00 UTC): 1 event");
+        expect(messages[0]?.text).toContain('"echo: night work"');
+        await second.clock.advanceAsync(WINDOW_MS * 4);
+        await settle([second.engine], second.storage);
+        expect(await relayMessages(second.storage, watcher)).toHaveLength(1);
+      });
+
+      it("DESIGN §3: a send that fails before its commit leaves the event pending; it goes out once on the next pass", async () => {
+        const config = await databaseFor(database);
+        let failures = 1;
+        const entry = await open(config, {
+          at: T0,
+          shared: false,
+          stores: (stores) =>
+            withFailingMethod(stores, "deliveries.markSent", {
+              failing: () => failures-- > 0,
+            }),
+        });
+        const { watcher, watched } = await sessionPair(entry.engine);
+        await entry.engine.execute(watcher, { action: "subscribe", sessions: [watched], events: ["error"] });
+        await entry.engine.owner.postMessage(watched, "fail: broken");
+        await settle([entry.engine], entry.storage);
+        // The first send failed at its last write: nothing of it stayed, and it is tried again
+        // (at once when something else pokes the dispatcher, else a second later).
+        expect(failures).toBeLessThanOrEqual(0);
+        await entry.clock.advanceAsync(1_000);
+        await settle([entry.engine], entry.storage);
+        expect(failures).toBe(-1);
+        const messages = await relayMessages(entry.storage, watcher);
+        expect(messages).toHaveLength(1);
+        expect(messages[0]?.text).toContain('error "broken"');
+      });
+    },
+  );
+}
+
+const postgres = testDatabases.find((database) => database.name === "postgres");
+describe.skipIf(!postgres?.available)("two engines on one Postgres (DESIGN §9)", { timeout: 60_000 }, () => {
+  it("route and send the same outbox without ever delivering an event twice or losing one", async () => {
+    const config = await databaseFor(postgres as TestDatabase);
+    const a = await open(config, { at: T0, shared: true, ids: "a" });
+    const b = await open(config, { at: T0, shared: true, ids: "b" });
+    const engines = [a.engine, b.engine];
+    const watchers = await Promise.all(
+      [1, 2, 3].map((i) => a.engine.owner.createSession({ provider: "test", title: `W${i}` })),
+    );
+    const watched = await Promise.all(
+      [1, 2, 3, 4].map((i) => b.engine.owner.createSession({ provider: "test", title: `S${i}` })),
+    );
+    for (const watcher of watchers) {
+      const result = await b.engine.execute(watcher.id, {
+        action: "subscribe",
+        sessions: watched.map((s) => s.id),
+        events: ["turn_end", "error"],
+      });
+      expect(result).toMatchObject({ ok: true });
+    }
+    const prompts: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      for (const [i, session] of watched.entries()) {
+        const text = round % 3 === 2 ? `fail: r${round}s${i}` : `r${round}s${i}`;
+        prompts.push(`r${round}s${i}`);
+        await (i % 2 === 0 ? a : b).engine.owner.postMessage(session.id, text);
+      }
+      await settle(engines, a.storage);
+      await Promise.all([a.clock.advanceAsync(10_000), b.clock.advanceAsync(10_000)]);
+      await settle(engines, a.storage);
+    }
+    for (let i = 0; i < 4; i++) {
+      await Promise.all([a.clock.advanceAsync(WINDOW_MS), b.clock.advanceAsync(WINDOW_MS)]);
+      await settle(engines, a.storage);
+    }
+    for (const watcher of watchers) {
+      const text = (await relayMessages(a.storage, watcher.id)).map((m) => m.text).join("\n");
+      for (const prompt of prompts) {
+        // Each turn's end reached each watcher exactly once (an error turn also sends its error line).
+        const endLines = text
+          .split("\n")
+          .filter((line) => line.includes("turn_end") && line.includes(`${prompt}"`));
+        expect(endLines, `${watcher.title} ${prompt}`).toHaveLength(1);
+      }
+    }
+  });
+});
