@@ -280,10 +280,16 @@ export {
 export {
   type OwnerCreateSessionBody,
   OwnerCreateSessionBodySchema,
+  type OwnerMessageJson,
+  OwnerMessageSchema,
   type OwnerPatchSessionBody,
   OwnerPatchSessionBodySchema,
   type OwnerPostMessageBody,
   OwnerPostMessageBodySchema,
+  type OwnerSessionDetailJson,
+  OwnerSessionDetailSchema,
+  type OwnerSessionViewJson,
+  OwnerSessionViewSchema,
   type TokenResponse,
   TokenResponseSchema,
 } from "./owner/sessions";

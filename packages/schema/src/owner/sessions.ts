@@ -2,7 +2,7 @@ import { z } from "zod";
 import { nonBlankString } from "../args/text";
 import { storableBody } from "../input/storable-input";
 import { LIMITS } from "../limits";
-import { ModeSchema } from "../vocabulary";
+import { MessageRoleSchema, ModeSchema, SessionStateSchema, TurnStatusSchema } from "../vocabulary";
 import { hasAnyField } from "./at-least-one";
 
 // Owner API bodies are validated strictly: unlike an agent's provider, the console and scripts
@@ -50,3 +50,37 @@ export type OwnerPatchSessionBody = z.infer<typeof OwnerPatchSessionBodySchema>;
 /** POST /v1/owner/sessions/:id/token and POST /v1/owner/peers/invites. */
 export const TokenResponseSchema = z.object({ token: z.string().min(1) });
 export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+
+/** A message as the owner API shows it; the relay's event messages have the role `relay`, never `user` (R-DLV-01). */
+export const OwnerMessageSchema = z.looseObject({
+  id: z.string(),
+  sessionId: z.string(),
+  turnId: z.string().nullable(),
+  role: MessageRoleSchema,
+  text: z.string(),
+  createdAt: z.number(),
+});
+export type OwnerMessageJson = z.infer<typeof OwnerMessageSchema>;
+
+/**
+ * A session in GET /v1/owner/sessions: the row and its badges (R-UI-03, R-UI-06, R-UI-07):
+ * `watched` while a subscription watches it, `watching` = how many distinct sessions it watches.
+ */
+export const OwnerSessionViewSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  state: SessionStateSchema,
+  viaAgentBadge: z.string().nullable(),
+  watched: z.boolean(),
+  watching: z.number().int().min(0),
+});
+export type OwnerSessionViewJson = z.infer<typeof OwnerSessionViewSchema>;
+
+/** GET /v1/owner/sessions/:id: the view with its messages and turns. */
+export const OwnerSessionDetailSchema = OwnerSessionViewSchema.extend({
+  messages: z.array(OwnerMessageSchema),
+  turns: z.array(z.looseObject({ id: z.string(), status: TurnStatusSchema })),
+});
+export type OwnerSessionDetailJson = z.infer<typeof OwnerSessionDetailSchema>;

@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { OWNER_TOKEN } from "./harness";
+import { type RelayProcess, spawnRelay, stopIfRunning } from "./process";
+import { owner, poll, relayMessages, subscribeFromTurn } from "./support/watching";
+
+describe("watching through a kill -9 of the relay (DESIGN §8)", { timeout: 90_000 }, () => {
+  const processes: RelayProcess[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const process of processes.splice(0)) {
+      stopIfRunning(process);
+      await process.exited;
+    }
+    for (const dir of dirs.splice(0)) {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  const start = async (dataDir: string) => {
+    const relay = spawnRelay({ RELAY_NAME: "desk", RELAY_OWNER_TOKEN: OWNER_TOKEN, RELAY_DATA_DIR: dataDir });
+    processes.push(relay);
+    return { relay, base: await relay.listening };
+  };
+
+  it("DESIGN §8: after kill -9 of the relay, an event it held arrives once, at its due time, from the next process", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "oar-watch-kill-"));
+    dirs.push(dataDir);
+    const first = await start(dataDir);
+    const create = (title: string) =>
+      owner<{ id: string }>(first.base, "POST", "/v1/owner/sessions", { title });
+    const watcher = await create("Lead");
+    const worker = await create("Worker");
+    await subscribeFromTurn(first.base, watcher.id, { sessions: [worker.id], events: ["turn_end"] });
+    await owner(first.base, "POST", `/v1/owner/sessions/${worker.id}/messages`, {
+      text: "!reply done before the crash",
+    });
+    const endedAt = Date.now();
+    await poll(async () => {
+      const view = await owner<{ turns: { status: string }[] }>(
+        first.base,
+        "GET",
+        `/v1/owner/sessions/${worker.id}`,
+      );
+      return view.turns[0]?.status === "done" ? true : undefined;
+    });
+    // Routed into the watcher's 30 s window, not sent yet: the process dies now.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await relayMessages(first.base, watcher.id)).toEqual([]);
+    first.relay.child.kill("SIGKILL");
+    await first.relay.exited;
+
+    const second = await start(dataDir);
+    const messages = await poll(async () => {
+      const found = await relayMessages(second.base, watcher.id);
+      return found.length > 0 ? found : undefined;
+    }, 45_000);
+    // Not before the window's end (30 s after the event), and exactly once.
+    expect(Date.now() - endedAt).toBeGreaterThanOrEqual(29_000);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.text).toContain('turn_end (done) "done before the crash"');
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await relayMessages(second.base, watcher.id)).toHaveLength(1);
+  });
+});
