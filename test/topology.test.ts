@@ -8,7 +8,7 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[] }> = {
   "@oar/schema": { runtime: ["zod"] },
   "@oar/core": { runtime: ["@oar/schema", "nanoid"] },
   "@oar/permissions": { runtime: ["@oar/schema", "@oar/core"] },
-  "@oar/scheduler": { runtime: ["@oar/schema", "@oar/core", "date-fns", "date-fns-tz"] },
+  "@oar/scheduler": { runtime: ["@oar/schema", "@oar/core"] },
   "@oar/client": { runtime: ["@oar/schema", "@oar/core", "ky"] },
   "@oar/storage": {
     runtime: ["@oar/schema", "@oar/core", "drizzle-orm", "@electric-sql/pglite", "postgres"],
