@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { IdGenerator } from "@oar/core";
 import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import { createEngine, type Engine, type EngineStores } from "@oar/engine";
 import { createTestProvider, withFailingMethod } from "@oar/engine/testing";
@@ -62,7 +63,7 @@ async function open(
   const clock = new FakeClock(options.at);
   const base = createSequentialIdGenerator();
   // Two engines on one database must not make the same ids.
-  const ids = { next: (kind: string) => `${base.next(kind)}${options.ids ?? ""}` };
+  const ids: IdGenerator = { next: (kind) => `${base.next(kind)}${options.ids ?? ""}` };
   const engine = createEngine({
     stores: options.stores ? options.stores(storage.stores) : storage.stores,
     providers: [createTestProvider()],
