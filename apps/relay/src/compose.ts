@@ -7,6 +7,7 @@ import { type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
 import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
+import { OpenStreams } from "./http/owner-event-stream";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
 import { nodeTokenSecrets } from "./token-secrets";
@@ -26,7 +27,7 @@ export interface RelayServices {
 export interface Relay {
   readonly app: Hono;
   readonly services: RelayServices;
-  /** Closes the engine (every worker), then the store. Idempotent. */
+  /** Ends the owner's event streams, closes the engine (every worker), then the store. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -84,6 +85,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     ownerToken: owner.token,
     ownerTokenSource: owner.source,
   };
+  const streams = new OpenStreams();
   const app = newApp(
     { name: config.name, version: RELAY_VERSION, databaseAnswers: () => databaseAnswers(storage) },
     {
@@ -92,12 +94,19 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
       ids,
       clock,
       logger,
+      streams,
+      lastEventSeq: () => storage.stores.events.lastEventSeq(),
       ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
     },
   );
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    const current = closing ?? engine.close().finally(() => storage.close());
+    const current =
+      closing ??
+      streams
+        .close()
+        .then(() => engine.close())
+        .finally(() => storage.close());
     closing = current;
     return current;
   };

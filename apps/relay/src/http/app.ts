@@ -8,9 +8,11 @@ import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
 import { agentAuth, ownerAuth, peerAuth } from "./middleware/bearer-auth";
 import { refuseNulInUrl } from "./middleware/refuse-nul-in-url";
 import { relayRequestId } from "./middleware/request-id";
+import { OpenStreams } from "./owner-event-stream";
 import { agentToolRoutes } from "./routes/agent-tool";
 import { mcpRoutes } from "./routes/mcp";
 import { ownerCardRoutes } from "./routes/owner-cards";
+import { ownerEventRoutes } from "./routes/owner-events";
 import { ownerGroupRoutes } from "./routes/owner-groups";
 import { ownerPeerRoutes } from "./routes/owner-peers";
 import { ownerSessionRoutes } from "./routes/owner-sessions";
@@ -33,6 +35,16 @@ export interface AppSurfaces {
   readonly logger?: Logger;
   /** How often a long wait writes a keep-alive (default 25 s, DESIGN §4); tests shorten it. */
   readonly keepAliveMs?: number;
+  /**
+   * The long-lived responses (the owner's event streams), which the relay ends when it closes;
+   * default a set of this app's own, ended only by their clients.
+   */
+  readonly streams?: OpenStreams;
+  /**
+   * The outbox's newest seq, where an event stream that asks for no backlog starts (the store's
+   * `lastEventSeq`); without it the route pages through the outbox to find it.
+   */
+  readonly lastEventSeq?: () => Promise<number>;
 }
 
 // A prompt is at most 100 000 characters (LIMITS.textMaxChars); JSON escaping can grow it a few times.
@@ -78,13 +90,24 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));
   app.route("/v1/tool", agentToolRoutes({ engine, clock, logger, keepAliveMs }));
 
-  // Inbox and /events mount here with their issues; until then they are unknown routes.
+  // The inbox mounts here with its issue; until then it is an unknown route.
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
   app.route("/v1/owner/sessions", ownerSessionRoutes(engine));
   app.route("/v1/owner/settings", ownerSettingsRoutes(engine));
   app.route("/v1/owner/groups", ownerGroupRoutes(engine));
   app.route("/v1/owner/cards", ownerCardRoutes(engine));
   app.route("/v1/owner/peers", ownerPeerRoutes(engine));
+  app.route(
+    "/v1/owner/events",
+    ownerEventRoutes({
+      engine,
+      clock,
+      logger,
+      keepAliveMs,
+      streams: surfaces.streams ?? new OpenStreams(),
+      ...(surfaces.lastEventSeq === undefined ? {} : { lastEventSeq: surfaces.lastEventSeq }),
+    }),
+  );
 
   app.use("/v1/peer/*", peerAuth({ engine }));
   app.route("/v1/peer", peerRoutes({ engine, info, clock, logger, keepAliveMs }));
