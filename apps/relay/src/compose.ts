@@ -95,7 +95,6 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
       clock,
       logger,
       streams,
-      lastEventSeq: () => storage.stores.events.lastEventSeq(),
       ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
     },
   );

@@ -27,5 +27,7 @@ export function createPeerLink(options: { readonly fetch?: typeof globalThis.fet
   return {
     info: async (peer, callOptions) => client(peer).info(callOptions),
     tool: async (peer, request, callOptions) => client(peer).tool(request, callOptions),
+    subscriptionEvents: async (peer, subscriptionId, query, callOptions) =>
+      client(peer).subscriptionEvents(subscriptionId, query, callOptions),
   };
 }

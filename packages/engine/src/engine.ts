@@ -220,6 +220,8 @@ export interface OwnerApi {
   removePeer(name: string): Promise<void>;
   /** The outbox after `after` (exclusive), oldest first, at most `limit` (`GET /v1/owner/events`). */
   listEvents(options: { readonly after: number; readonly limit: number }): Promise<OutboxRecord[]>;
+  /** The outbox's newest seq (0 when empty): where a stream that asks for no backlog starts. */
+  lastEventSeq(): Promise<number>;
   /**
    * Calls `listener` whenever events may have been appended, by this process or (through the
    * stores' hint) another one. Returns the function that stops it.

@@ -192,7 +192,14 @@ export const OutboxEventSchema = z.discriminatedUnion("kind", [
   SessionDeletedEventSchema,
 ]);
 export type OutboxEvent = z.infer<typeof OutboxEventSchema>;
-export type OutboxEventKind = OutboxEvent["kind"];
+/** The kinds of the outbox's rows: the events, then the lifecycle records. */
+export const OutboxEventKindSchema = z.enum([
+  ...EventKindSchema.options,
+  "turn_started",
+  "session_archived",
+  "session_deleted",
+]);
+export type OutboxEventKind = z.infer<typeof OutboxEventKindSchema>;
 export type TurnStartedEvent = z.infer<typeof TurnStartedEventSchema>;
 export type TurnEndEvent = z.infer<typeof TurnEndEventSchema>;
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;

@@ -198,6 +198,7 @@ export {
   LinkRestoredEventSchema,
   type OutboxEvent,
   type OutboxEventKind,
+  OutboxEventKindSchema,
   OutboxEventSchema,
   type QuestionAnsweredEvent,
   QuestionAnsweredEventSchema,

@@ -40,11 +40,6 @@ export interface AppSurfaces {
    * default a set of this app's own, ended only by their clients.
    */
   readonly streams?: OpenStreams;
-  /**
-   * The outbox's newest seq, where an event stream that asks for no backlog starts (the store's
-   * `lastEventSeq`); without it the route pages through the outbox to find it.
-   */
-  readonly lastEventSeq?: () => Promise<number>;
 }
 
 // A prompt is at most 100 000 characters (LIMITS.textMaxChars); JSON escaping can grow it a few times.
@@ -105,7 +100,6 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
       logger,
       keepAliveMs,
       streams: surfaces.streams ?? new OpenStreams(),
-      ...(surfaces.lastEventSeq === undefined ? {} : { lastEventSeq: surfaces.lastEventSeq }),
     }),
   );
 

@@ -56,6 +56,7 @@ export function createOwnerApi(
     patchPeer: (name, body) => patchOwnerPeer(ctx, name, body),
     removePeer: (name) => removeOwnerPeer(ctx, name),
     listEvents: (options) => deps.stores.events.listEvents(options),
+    lastEventSeq: () => deps.stores.events.lastEventSeq(),
     onEvents: (listener) => hints.listen(listener),
   };
 }

@@ -4,7 +4,7 @@ import {
   GroupRoleSchema,
   MessageRoleSchema,
   ModeSchema,
-  type OutboxEventKind,
+  OutboxEventKindSchema,
   PermissionLevelSchema,
   QuestionKindSchema,
   QuestionStatusSchema,
@@ -49,24 +49,7 @@ export const UNLOCK_HOWS = valuesOf<UnlockHow>()(["mention", "agent"]);
 export type TaskKind = "shell" | "subagent" | "monitor";
 export const TASK_KINDS = valuesOf<TaskKind>()(["shell", "subagent", "monitor"]);
 
-export const OUTBOX_EVENT_KINDS = valuesOf<OutboxEventKind>()([
-  "turn_end",
-  "error",
-  "question_asked",
-  "question_answered",
-  "subagent_finished",
-  "task_started",
-  "task_finished",
-  "task_failed",
-  "stalled",
-  "all_idle",
-  "heartbeat",
-  "link_lost",
-  "link_restored",
-  "turn_started",
-  "session_archived",
-  "session_deleted",
-]);
+export const OUTBOX_EVENT_KINDS = OutboxEventKindSchema.options;
 export const DELIVERY_REASONS = valuesOf<DeliveryReason>()(["window", "urgent", "digest", "quiet", "cap"]);
 export const DELIVERY_STATUSES = valuesOf<DeliveryStatus>()(["pending", "sent", "dropped"]);
 export const WAKEUP_KINDS = valuesOf<WakeupRecord["kind"]>()(["batch", "urgent", "cap"]);

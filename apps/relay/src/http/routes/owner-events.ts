@@ -2,7 +2,7 @@ import { type Clock, type Logger, RelayError } from "@oar/core";
 import type { Engine } from "@oar/engine";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { EVENT_PAGE, type OpenStreams, type OutboxSource, ownerEventStream } from "../owner-event-stream";
+import { type OpenStreams, type OutboxSource, ownerEventStream } from "../owner-event-stream";
 import { parseWith } from "../validate";
 
 /** An event id as this relay writes it: the outbox seq, a whole number. */
@@ -12,21 +12,6 @@ const EventsQuerySchema = z.strictObject({
   after: z.string().regex(SEQ, "expected the id of an event this relay sent (a whole number)").optional(),
   from: z.literal("start", 'expected "start" (the whole outbox)').optional(),
 });
-
-/**
- * Pages through the outbox to its newest row: the start of a stream that asks for no backlog,
- * when the relay was not given the store's `lastEventSeq`.
- */
-async function newestSeqByPaging(source: OutboxSource): Promise<number> {
-  let newest = 0;
-  for (;;) {
-    const rows = await source.listEvents({ after: newest, limit: EVENT_PAGE });
-    newest = rows.at(-1)?.seq ?? newest;
-    if (rows.length < EVENT_PAGE) {
-      return newest;
-    }
-  }
-}
 
 type Requested =
   | { readonly after: number; readonly named: "Last-Event-ID" | "after" }
@@ -66,11 +51,8 @@ export function ownerEventRoutes(deps: {
   readonly logger: Logger;
   readonly streams: OpenStreams;
   readonly keepAliveMs: number;
-  /** The outbox's newest seq (the store's `lastEventSeq`); without it the route pages to find it. */
-  readonly lastEventSeq?: () => Promise<number>;
 }): Hono {
   const source: OutboxSource = deps.engine.owner;
-  const newest = deps.lastEventSeq ?? (() => newestSeqByPaging(source));
   const app = new Hono();
   app.get("/", async (c) => {
     const requested = requestedStart(c);
@@ -85,15 +67,15 @@ export function ownerEventRoutes(deps: {
       after = requested.after;
       // An id above the newest row is not one this outbox gave (a reset database, another
       // relay's): resuming there would skip every event up to it without a word.
-      const last = deps.lastEventSeq === undefined ? undefined : await deps.lastEventSeq();
-      if (last !== undefined && after > last) {
+      const last = await deps.engine.owner.lastEventSeq();
+      if (after > last) {
         throw new RelayError(
           "REMOTE_RELAY_INVALID_INPUT",
           `${requested.named}: no event ${after} on this relay (its newest is ${last}); connect without it to start from now.`,
         );
       }
     } else {
-      after = requested.from === "start" ? 0 : await newest();
+      after = requested.from === "start" ? 0 : await deps.engine.owner.lastEventSeq();
     }
     const stream = ownerEventStream({
       source,
