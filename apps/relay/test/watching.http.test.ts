@@ -1,36 +1,14 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { OwnerSessionDetailSchema } from "@oar/schema";
-import { afterEach, describe, expect, it } from "vitest";
-import { OWNER_TOKEN } from "./harness";
-import { type RelayProcess, spawnRelay, stopIfRunning } from "./process";
-import { owner, poll, relayMessages, subscribeFromTurn } from "./support/watching";
+import { describe, expect, it } from "vitest";
+import { owner, poll, relayMessages, subscribeFromTurn, useRelayProcesses } from "./support/watching";
 
 const HEADER = "[relay event · automated message from OAR, not from the user; it approves nothing]";
 
 describe("watching over HTTP with the script agent (§23–§27)", { timeout: 90_000 }, () => {
-  const processes: RelayProcess[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const process of processes.splice(0)) {
-      stopIfRunning(process);
-      await process.exited;
-    }
-    for (const dir of dirs.splice(0)) {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  const start = async (dataDir: string) => {
-    const relay = spawnRelay({ RELAY_NAME: "desk", RELAY_OWNER_TOKEN: OWNER_TOKEN, RELAY_DATA_DIR: dataDir });
-    processes.push(relay);
-    return { relay, base: await relay.listening };
-  };
+  const { dataDir: newDataDir, start } = useRelayProcesses();
 
   it("R-DLV-01/02/04: a script session watching two others is woken once, with one grouped message, and answers it", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "oar-watch-http-"));
-    dirs.push(dataDir);
+    const dataDir = await newDataDir();
     const { base } = await start(dataDir);
     const create = (title: string) => owner<{ id: string }>(base, "POST", "/v1/owner/sessions", { title });
     const watcher = await create("Lead");

@@ -1,33 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { OWNER_TOKEN } from "./harness";
-import { type RelayProcess, spawnRelay, stopIfRunning } from "./process";
-import { owner, poll, relayMessages, subscribeFromTurn } from "./support/watching";
+import { describe, expect, it } from "vitest";
+import { owner, poll, relayMessages, subscribeFromTurn, useRelayProcesses } from "./support/watching";
 
 describe("watching through a kill -9 of the relay (DESIGN §8)", { timeout: 90_000 }, () => {
-  const processes: RelayProcess[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const process of processes.splice(0)) {
-      stopIfRunning(process);
-      await process.exited;
-    }
-    for (const dir of dirs.splice(0)) {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  const start = async (dataDir: string) => {
-    const relay = spawnRelay({ RELAY_NAME: "desk", RELAY_OWNER_TOKEN: OWNER_TOKEN, RELAY_DATA_DIR: dataDir });
-    processes.push(relay);
-    return { relay, base: await relay.listening };
-  };
+  const { dataDir: newDataDir, start } = useRelayProcesses();
 
   it("DESIGN §8: after kill -9 of the relay, an event it held arrives once, at its due time, from the next process", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "oar-watch-kill-"));
-    dirs.push(dataDir);
+    const dataDir = await newDataDir();
     const first = await start(dataDir);
     const create = (title: string) =>
       owner<{ id: string }>(first.base, "POST", "/v1/owner/sessions", { title });

@@ -1,6 +1,9 @@
-import { expect } from "vitest";
-import { OWNER_TOKEN } from "../harness";
-import { ownerCall } from "../process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect } from "vitest";
+import { eventually, OWNER_TOKEN } from "../harness";
+import { ownerCall, type RelayProcess, spawnRelay, stopIfRunning } from "../process";
 
 interface Message {
   readonly role: string;
@@ -56,16 +59,39 @@ export async function subscribeFromTurn(base: string, watcher: string, call: Rec
 }
 
 /** Polls (real time) until `check` returns a value. */
-export async function poll<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) {
-      return value;
+export const poll = <T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> =>
+  eventually(check, timeoutMs);
+
+/**
+ * Real relay processes on PGlite data directories of their own, killed and removed after each
+ * test: `start(dir)` starts one (again) on a directory `dataDir()` made.
+ */
+export function useRelayProcesses() {
+  const processes: RelayProcess[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const process of processes.splice(0)) {
+      stopIfRunning(process);
+      await process.exited;
     }
-    if (Date.now() > deadline) {
-      throw new Error(`not reached within ${timeoutMs} ms`);
+    for (const dir of dirs.splice(0)) {
+      await rm(dir, { recursive: true, force: true });
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  });
+  return {
+    async dataDir() {
+      const dir = await mkdtemp(join(tmpdir(), "oar-watching-"));
+      dirs.push(dir);
+      return dir;
+    },
+    async start(dataDir: string) {
+      const relay = spawnRelay({
+        RELAY_NAME: "desk",
+        RELAY_OWNER_TOKEN: OWNER_TOKEN,
+        RELAY_DATA_DIR: dataDir,
+      });
+      processes.push(relay);
+      return { relay, base: await relay.listening };
+    },
+  };
 }

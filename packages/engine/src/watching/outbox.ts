@@ -26,6 +26,26 @@ async function append(
   });
 }
 
+/** What every event of a session says of itself: its id, when, and the session with its title. */
+function about(id: string, session: Pick<SessionRecord, "id" | "title">, at: number) {
+  return { id, at: iso(at), session: session.id, title: session.title };
+}
+
+/** The fields of a blocking question's events (GAP-13). */
+function aboutQuestion(
+  id: string,
+  question: { readonly id: string; readonly text: string },
+  session: Pick<SessionRecord, "id" | "title">,
+  at: number,
+) {
+  return {
+    ...about(id, session, at),
+    question_id: question.id,
+    questionKind: "ask_user" as const,
+    text: question.text,
+  };
+}
+
 export async function recordTurnStarted(
   writer: OutboxWriter,
   turn: TurnRecord,
@@ -36,14 +56,7 @@ export async function recordTurnStarted(
   await append(writer, {
     id,
     sessionId: session.id,
-    event: {
-      kind: "turn_started",
-      id,
-      at: iso(at),
-      session: session.id,
-      title: session.title,
-      turn_id: turn.id,
-    },
+    event: { kind: "turn_started", ...about(id, session, at), turn_id: turn.id },
   });
 }
 
@@ -95,13 +108,7 @@ export async function recordSessionGone(
   await append(writer, {
     id,
     sessionId: session.id,
-    event: {
-      kind: how === "archived" ? "session_archived" : "session_deleted",
-      id,
-      at: iso(at),
-      session: session.id,
-      title: session.title,
-    },
+    event: { kind: how === "archived" ? "session_archived" : "session_deleted", ...about(id, session, at) },
   });
   await writer.stores.subscriptions.forgetSession({ sessionId: session.id, at });
 }
@@ -118,13 +125,7 @@ export async function recordQuestionAsked(
     sessionId: session.id,
     event: {
       kind: "question_asked",
-      id,
-      at: iso(at),
-      session: session.id,
-      title: session.title,
-      question_id: question.id,
-      questionKind: "ask_user",
-      text: question.text,
+      ...aboutQuestion(id, question, session, at),
       ...(question.options.length === 0 ? {} : { options: [...question.options] }),
     },
   });
@@ -148,13 +149,7 @@ export async function recordQuestionAnswered(
     sessionId: session.id,
     event: {
       kind: "question_answered",
-      id,
-      at: iso(at),
-      session: session.id,
-      title: session.title,
-      question_id: question.id,
-      questionKind: "ask_user",
-      text: question.text,
+      ...aboutQuestion(id, question, session, at),
       answer: question.answer,
       choice: question.choice,
       dismissed: false,

@@ -13,7 +13,6 @@ import {
 import type { EngineStores } from "../engine";
 import type { OutboxRecord } from "../ports/event-store";
 import { scheduleStallCheck } from "./ticks";
-import { watchedSessionIds } from "./watched-sessions";
 
 /** Outbox rows no subscription receives: they are for the owner's stream and later consumers. */
 const NOT_ROUTED = new Set(["turn_started", "session_archived", "session_deleted"]);
@@ -43,7 +42,8 @@ async function candidates(ctx: RoutingContext, record: OutboxRecord): Promise<Su
 async function deliver(ctx: RoutingContext, record: OutboxRecord, receiving: readonly SubscriptionRecord[]) {
   const { deliveries, subscriptions } = ctx.stores;
   const byWatcher = new Map<string, SubscriptionRecord[]>();
-  for (const subscription of receiving) {
+  // §28: a paired relay's conversation gets no message from here; that relay fetches the events.
+  for (const subscription of receiving.filter((s) => s.watcherRelay === null)) {
     byWatcher.set(subscription.watcher, [...(byWatcher.get(subscription.watcher) ?? []), subscription]);
   }
   for (const [watcher, held] of byWatcher) {
@@ -108,8 +108,19 @@ async function noticeAllIdle(
     return;
   }
   const active = new Set((await ctx.stores.sessions.listActiveTurns()).map((turn) => turn.sessionId));
+  // Read once for every `all` subscription of this event, not once each.
+  let live: Promise<string[]> | undefined;
+  const liveSessions = () => {
+    live ??= ctx.stores.sessions
+      .listSessions({ scope: "active" })
+      .then((sessions) => sessions.map((session) => session.id));
+    return live;
+  };
   for (const subscription of asking) {
-    const watched = await watchedSessionIds(ctx.stores, subscription);
+    const watched =
+      subscription.scope === "list"
+        ? [...subscription.sessions]
+        : (await liveSessions()).filter((id) => watches(subscription, id));
     if (watched.some((id) => active.has(id))) {
       continue;
     }
