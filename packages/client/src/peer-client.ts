@@ -1,6 +1,8 @@
 import { isRelayError, RelayError, type RelayErrorCode } from "@oar/core";
 import {
   ErrorEnvelopeSchema,
+  type PeerEventsPage,
+  PeerEventsPageSchema,
   type PeerInfo,
   PeerInfoSchema,
   type PeerToolRequest,
@@ -20,6 +22,8 @@ import {
 
 /** GET /v1/peer/info answers at once; a peer that takes longer is treated as not answering. */
 export const DEFAULT_INFO_TIMEOUT_MS = 5000;
+/** A page of a subscription's events answers at once too (R-PAIR-03: polled every few seconds). */
+export const DEFAULT_EVENTS_TIMEOUT_MS = 10_000;
 
 export interface PeerClientOptions {
   /** The peer's base URL, e.g. https://build-box.example.com or http://127.0.0.1:8787/relay/. */
@@ -45,6 +49,17 @@ export interface PeerClient {
     request: PeerToolRequest,
     options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
   ): Promise<RelayToolResultEnvelope>;
+  /**
+   * GET /v1/peer/subscriptions/:id/events?after=&limit= (§28, R-PAIR-04): the subscription's
+   * events after the cursor `after` (none: from its start), oldest first, at most `limit`.
+   * Retried once on NETWORK, like info (a GET changes nothing). A subscription that ended there
+   * and has nothing left to replay, or that is not this relay's, is REMOTE_RELAY_NOT_FOUND.
+   */
+  subscriptionEvents(
+    subscriptionId: string,
+    query: { readonly after?: string | null; readonly limit?: number },
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<PeerEventsPage>;
 }
 
 interface Issue {
@@ -280,6 +295,53 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
         exchange.end();
       }
     },
+
+    async subscriptionEvents(subscriptionId, query, callOptions = {}) {
+      if (
+        subscriptionId === "" ||
+        (query.limit !== undefined && (!Number.isInteger(query.limit) || query.limit < 1))
+      ) {
+        throw fail(
+          "VALIDATION",
+          `A subscription events request for the relay at ${host} needs a subscription id and a whole limit of at least 1.`,
+        );
+      }
+      const route = eventsRoute(subscriptionId, query);
+      const timeoutMs = callOptions.timeoutMs ?? DEFAULT_EVENTS_TIMEOUT_MS;
+      const exchange = startExchange(timeoutMs, callOptions.signal);
+      try {
+        try {
+          return await send(route, exchange, timeoutMs);
+        } catch (error) {
+          if (isRelayError(error) && error.code === "NETWORK" && error.retryable) {
+            return await send(route, exchange, timeoutMs);
+          }
+          throw error;
+        }
+      } finally {
+        exchange.end();
+      }
+    },
+  };
+}
+
+function eventsRoute(
+  subscriptionId: string,
+  query: { readonly after?: string | null; readonly limit?: number },
+): Route<PeerEventsPage> {
+  const params = new URLSearchParams();
+  if (query.after !== undefined && query.after !== null) {
+    params.set("after", query.after);
+  }
+  if (query.limit !== undefined) {
+    params.set("limit", String(query.limit));
+  }
+  const search = params.toString();
+  return {
+    method: "GET",
+    path: `v1/peer/subscriptions/${encodeURIComponent(subscriptionId)}/events${search === "" ? "" : `?${search}`}`,
+    schema: PeerEventsPageSchema,
+    expected: "a page of subscription events",
   };
 }
 

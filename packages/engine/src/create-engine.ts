@@ -6,12 +6,14 @@ import type { Engine, EngineDeps } from "./engine";
 import { createEngineLive } from "./live";
 import { createOwnerApi } from "./owner/create-owner-api";
 import { executeFromPeer } from "./peers/from-peer";
+import { peerSubscriptionEvents } from "./peers/subscription-events";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { findProvider } from "./runtime/worker-pool";
 import { readSettings } from "./settings";
 import { authenticate, bindInvite } from "./tokens/token-verbs";
 import { createDispatcher } from "./watching/dispatcher";
 import { createEventHints } from "./watching/event-hints";
+import { createRemoteEventsPoller } from "./watching/remote-events";
 
 /**
  * The action engine over the given stores and providers: relay_tool calls (`execute`), the
@@ -48,6 +50,16 @@ export function createEngine(given: EngineDeps): Engine {
     drivenFromOutside: (provider) => findProvider(deps.providers, provider)?.info.drivenFromOutside === true,
     kick: (sessionId) => runtime.kick(sessionId),
   });
+  // §28: the events of subscriptions on paired relays, fetched into this relay's outbox.
+  const remoteEvents = createRemoteEventsPoller({
+    stores: deps.stores,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: deps.logger ?? silentLogger,
+    peerLink: deps.peerLink,
+    ...(deps.peerPollMs === undefined ? {} : { pollMs: deps.peerPollMs }),
+    appended: () => hints.notify(),
+  });
   const stopHints = [
     hints.listen(() => dispatcher.poke()),
     given.stores.events.onForeignEvents?.(() => hints.notify()) ?? (() => {}),
@@ -65,15 +77,22 @@ export function createEngine(given: EngineDeps): Engine {
         pairedRelays: await deps.stores.peers.countPeers(),
       }),
     owner: createOwnerApi(deps, runtime, live, hints),
-    settleEvents: () => dispatcher.settled(),
+    peerSubscriptionEvents: (relay, subscriptionId, query) =>
+      peerSubscriptionEvents(deps, relay, subscriptionId, query),
+    async settleEvents() {
+      await remoteEvents.settled();
+      await dispatcher.settled();
+    },
     async start() {
       await runtime.start();
       dispatcher.start();
+      remoteEvents.start();
     },
     async close() {
       for (const stop of stopHints) {
         stop();
       }
+      await remoteEvents.close();
       await dispatcher.close();
       await runtime.close();
     },

@@ -11,6 +11,8 @@ import type {
   OwnerPeer,
   OwnerSettings,
   OwnerSettingsPatch,
+  PeerEventsPage,
+  PeerEventsQuery,
   PeerOrigin,
 } from "@oar/schema";
 import type { EventStore, OutboxRecord } from "./ports/event-store";
@@ -102,6 +104,8 @@ export interface EngineDeps {
   readonly secrets?: TokenSecrets;
   /** The network to paired relays; absent, every paired relay is unreachable (and says so). */
   readonly peerLink?: PeerLink;
+  /** How often the events of subscriptions on paired relays are fetched (§28); default 3 s of the clock. */
+  readonly peerPollMs?: number;
 }
 
 /** The result object of a relay_tool call: an ok envelope or an error envelope (R-CALL-03/04). */
@@ -248,10 +252,21 @@ export interface Engine {
   bindInvite(invite: TokenRecord, relay: string): Promise<void>;
   /** Whether relay_tool is offered to this session (DESIGN GAP-02); `tools/list` follows it. */
   isToolEnabled(sessionId: string): Promise<boolean>;
+  /**
+   * GET /v1/peer/subscriptions/:id/events (§28): a page of the events of a subscription that
+   * `relay` (the relay the invite is bound to; `null`: none yet) holds here. Unknown, another
+   * relay's, or ended with nothing left: RelayError REMOTE_RELAY_NOT_FOUND.
+   */
+  peerSubscriptionEvents(
+    relay: string | null,
+    subscriptionId: string,
+    query: PeerEventsQuery,
+  ): Promise<PeerEventsPage>;
   readonly owner: OwnerApi;
   /**
    * Resolves once the event dispatcher has nothing left to do now: what the outbox holds is
-   * routed and what is due is sent (tests and benchmarks, after moving a fake clock).
+   * routed and what is due is sent (tests and benchmarks, after moving a fake clock); a poll of
+   * paired relays' events under way ends first.
    */
   settleEvents(): Promise<void>;
   /** Recovers after a restart (running turns → error, queued turns start). */

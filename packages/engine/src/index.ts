@@ -15,6 +15,7 @@ export type {
   ToolResult,
 } from "./engine";
 export { createOwnerApi } from "./owner/create-owner-api";
+export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export { type FolderResolver, identityFolderResolver } from "./ports/folder-resolver";
 export type {
   GroupListItem,
@@ -27,7 +28,6 @@ export type {
 } from "./ports/group-store";
 export type { JsonObject, JsonValue } from "./ports/json";
 export type { Lease, LeaseRefusal, LeaseRequest, LeaseStore } from "./ports/lease-store";
-export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export type { PeerAddress, PeerLink } from "./ports/peer-link";
 export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
 export type {

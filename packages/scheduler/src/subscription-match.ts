@@ -43,6 +43,10 @@ export function receives(subscription: SubscriptionRecord, routed: RoutedEvent):
     return false;
   }
   const { kind } = routed.event;
+  // A mirror (§28) watches another relay's sessions: it receives only the events fetched for it.
+  if (subscription.relay !== null && routed.subscriptionId !== subscription.id) {
+    return false;
+  }
   if (routed.subscriptionId !== null) {
     if (routed.subscriptionId !== subscription.id) {
       return false;

@@ -16,6 +16,11 @@ function subscription(overrides: Partial<SubscriptionRecord> = {}): Subscription
   return {
     id: "sub_1",
     watcher: "ses_w",
+    watcherRelay: null,
+    relay: null,
+    remoteId: null,
+    remoteCursor: null,
+    linkLostAt: null,
     scope: "list",
     sessions: ["ses_a", "ses_b"],
     exclude: [],
@@ -89,6 +94,25 @@ describe("which subscriptions receive an event", () => {
     const idle = { ...routed(turnEnd(), null), subscriptionId: "sub_2" };
     expect(receives(subscription(), idle)).toBe(false);
     expect(receives(subscription({ id: "sub_2" }), idle)).toBe(true);
+  });
+
+  it("§28: a mirror of a paired relay's subscription receives only the events fetched for it", () => {
+    const mirror = subscription({
+      id: "sub_m",
+      scope: "all",
+      sessions: [],
+      relay: "build-box",
+      remoteId: "sub_r",
+    });
+    expect(receives(mirror, routed(turnEnd()))).toBe(false);
+    const fetched = {
+      ...routed({ ...turnEnd("77aa"), relay: "build-box" }, "77aa"),
+      subscriptionId: "sub_m",
+    };
+    expect(receives(mirror, fetched)).toBe(true);
+    expect(eventLine(fetched.event)).toMatch(
+      /^build-box · session "Review: server\/" \(77aa\): turn_end \(done\)/,
+    );
   });
 });
 

@@ -38,14 +38,15 @@ export interface EngineParts {
 }
 
 /**
- * Subscriptions deliver into a conversation of this relay; another relay's agent watching here
- * needs the event replay of §28, which this relay does not offer yet.
+ * §28: another relay's agent may subscribe here, list and end its subscriptions (this relay keeps
+ * their events for that relay to fetch); moving subscriptions between conversations stays with
+ * the relay the conversations are on.
  */
 async function watchingHere(ctx: ActionContext, action: RelayToolCall["action"]): Promise<void> {
-  if (ctx.from.relay !== null) {
+  if (ctx.from.relay !== null && action === "transfer_subscriptions") {
     refuse(
       "REMOTE_RELAY_UNSUPPORTED",
-      `${action} from another relay's agent is not available on relay "${ctx.deps.relay.name}" yet: a subscription here can only wake a conversation of this relay. Nothing was changed.`,
+      `${action} from another relay's agent is not available on relay "${ctx.deps.relay.name}": subscriptions move between conversations of the relay they are on. Nothing was changed.`,
     );
   }
 }

@@ -96,10 +96,18 @@ export async function removeOwnerPeer(ctx: OwnerContext, name: string): Promise<
   const at = ctx.deps.clock.now();
   // The pairing and its unlocks go together: no unlock outlives it, none goes while it stays.
   await ownerChange(ctx, async (tx) => {
+    const stored = (await tx.deps.stores.peers.getPeer(name))?.name ?? name;
     if (!(await tx.deps.stores.peers.removePeer({ name, at }))) {
       throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No paired relay named "${name}" on this relay.`);
     }
     await tx.deps.stores.unlocks.forgetRelay(name);
+    // R-SLIFE-02 (d): the subscriptions on that relay end with the pairing.
+    const mirrors = await tx.deps.stores.subscriptions.listMirrors({ relay: stored });
+    await tx.deps.stores.subscriptions.endSubscriptions({
+      ids: mirrors.map((m) => m.id),
+      reason: "unpaired",
+      at,
+    });
   });
   ctx.live.peerStatus.forget(name);
 }

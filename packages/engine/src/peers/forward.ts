@@ -30,6 +30,7 @@ import { cappedWait } from "../actions/waiting";
 import type { ToolResult } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
 import { notePeerAnswered, peerStatus, problemOf } from "./peer-status";
+import { forwardSubscriptionCall, isSubscriptionCall } from "./remote-subscriptions";
 
 /** How long a preflight, or a call that does not wait, may take on the other relay. */
 export const PEER_CALL_TIMEOUT_MS = 30_000;
@@ -158,7 +159,20 @@ function relabel(result: RelayToolResultEnvelope, peer: PeerRecord, notes: reado
  * names what they found; then the call runs there. The other relay applies its own side: Accept
  * prompts (R-PERM-07), the hop rule again, and R-UPD-12.
  */
-export async function forwardCall(
+export function forwardCall(
+  ctx: ActionContext,
+  peer: PeerRecord,
+  call: RelayToolCall,
+  input: unknown,
+): Promise<ToolResult> {
+  if (isSubscriptionCall(call)) {
+    // §28: the other relay keeps the subscription; this relay keeps its mirror in step.
+    return forwardSubscriptionCall(ctx, peer, call, input, (sent) => forwardToPeer(ctx, peer, call, sent));
+  }
+  return forwardToPeer(ctx, peer, call, input);
+}
+
+async function forwardToPeer(
   ctx: ActionContext,
   peer: PeerRecord,
   call: RelayToolCall,

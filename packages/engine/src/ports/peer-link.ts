@@ -1,4 +1,4 @@
-import type { PeerInfo, PeerToolRequest, RelayToolResultEnvelope } from "@oar/schema";
+import type { PeerEventsPage, PeerInfo, PeerToolRequest, RelayToolResultEnvelope } from "@oar/schema";
 
 /** Where a paired relay is and the bearer to present there. */
 export interface PeerAddress {
@@ -25,4 +25,15 @@ export interface PeerLink {
     request: PeerToolRequest,
     options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
   ): Promise<RelayToolResultEnvelope>;
+  /**
+   * A page of one of the peer's subscriptions this relay created (§28, R-PAIR-04): its events
+   * after `after` (none: from its start), oldest first, at most `limit`. One that ended there and
+   * has nothing left, or is unknown there: `REMOTE_RELAY_NOT_FOUND`.
+   */
+  subscriptionEvents(
+    peer: PeerAddress,
+    subscriptionId: string,
+    query: { readonly after: string | null; readonly limit: number },
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<PeerEventsPage>;
 }

@@ -93,6 +93,19 @@ export async function createFederation(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       })) as Awaited<ReturnType<PeerLink["tool"]>>;
     },
+    async subscriptionEvents(peer, subscriptionId, query) {
+      const target = byUrl(peer.url);
+      if (!target || down.has(target.name)) {
+        throw new RelayError("NETWORK", `${peer.url} does not answer`, { retryable: true });
+      }
+      if (peer.token !== target.invite) {
+        throw new RelayError("REMOTE_RELAY_AUTH", `${peer.url} refused the token`);
+      }
+      return target.engine.peerSubscriptionEvents(from, subscriptionId, {
+        limit: query.limit,
+        ...(query.after === null ? {} : { after: query.after }),
+      });
+    },
   });
 
   for (const [index, name] of names.entries()) {

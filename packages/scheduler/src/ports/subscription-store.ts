@@ -1,10 +1,28 @@
 import type { QuietHours, SubscribableEvent, SubscriptionEndReason, SubscriptionScope } from "@oar/schema";
 
-/** A subscription of a conversation of this relay to sessions of this relay (§23–§32). */
+/**
+ * A subscription (§23–§32). Three kinds share the record:
+ * - local: a conversation of this relay watches sessions of this relay (`watcherRelay` and
+ *   `relay` null);
+ * - remote watcher (§28, on the watched relay): `watcherRelay` names the paired relay whose
+ *   conversation watches here; this relay sends it no message, that relay fetches its events;
+ * - mirror (§28, on the watching relay): `relay` names the paired relay watched, `remoteId` the
+ *   subscription there; it receives only the events fetched from there.
+ */
 export interface SubscriptionRecord {
   readonly id: string;
-  /** The watching conversation. */
+  /** The watching conversation (of `watcherRelay` when set, else of this relay). */
   readonly watcher: string;
+  /** The paired relay (as it names itself) whose conversation watches; `null`: this relay's. */
+  readonly watcherRelay: string | null;
+  /** A mirror: the paired relay (as this relay names it) whose sessions are watched; `null`: this relay's. */
+  readonly relay: string | null;
+  /** A mirror: the subscription on `relay`. */
+  readonly remoteId: string | null;
+  /** A mirror: the replay cursor of the last event taken from `relay` (`null`: none yet). */
+  readonly remoteCursor: string | null;
+  /** A mirror: when its link was found lost (a `link_lost` was appended); `null` while it answers. */
+  readonly linkLostAt: number | null;
   readonly scope: SubscriptionScope;
   /** The watched sessions of a `list` subscription (archived ones leave it, GAP-17); empty for `all`. */
   readonly sessions: readonly string[];
@@ -27,7 +45,19 @@ export interface SubscriptionRecord {
   readonly endReason: SubscriptionEndReason | null;
 }
 
-export type NewSubscription = Omit<SubscriptionRecord, "lastDigestAt" | "endedAt" | "endReason">;
+/** A new subscription; the §28 fields default to a local one's (null). */
+export type NewSubscription = Omit<
+  SubscriptionRecord,
+  | "lastDigestAt"
+  | "endedAt"
+  | "endReason"
+  | "watcherRelay"
+  | "relay"
+  | "remoteId"
+  | "remoteCursor"
+  | "linkLostAt"
+> &
+  Partial<Pick<SubscriptionRecord, "watcherRelay" | "relay" | "remoteId">>;
 
 /** Subscriptions (R-SLIFE-01: they survive restarts). Every time comes from the caller's Clock. */
 export interface SubscriptionStore {
@@ -41,7 +71,8 @@ export interface SubscriptionStore {
   countActiveSubscriptions(watcher: string): Promise<number>;
   /**
    * The active subscriptions an event of `sessionId` may concern: `list` ones naming it and every
-   * `all` one (the caller applies `exclude` and the own-conversation rule).
+   * `all` one (the caller applies `exclude` and the own-conversation rule). Mirrors (`relay` set)
+   * watch another relay's sessions and are never among them.
    */
   listSubscriptionsWatching(sessionId: string): Promise<SubscriptionRecord[]>;
   /** Every active subscription (owner views: `watched`, `watching`). */
@@ -68,6 +99,13 @@ export interface SubscriptionStore {
   setTiming(
     id: string,
     timing: { readonly lastDigestAt?: number | null; readonly nextTickAt?: number | null },
+  ): Promise<void>;
+  /** Active mirrors (§28), of one paired relay when `relay` is given, oldest first. */
+  listMirrors(options?: { readonly relay?: string }): Promise<SubscriptionRecord[]>;
+  /** A mirror's replay state: the cursor taken so far, and whether its link is lost. */
+  setMirrorState(
+    id: string,
+    state: { readonly remoteCursor?: string | null; readonly linkLostAt?: number | null },
   ): Promise<void>;
   /** The earliest due tick of an active subscription; `null` when none is due ever. */
   nextTickAt(): Promise<number | null>;

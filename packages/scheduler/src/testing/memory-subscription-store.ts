@@ -28,6 +28,11 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
       }
       const record: SubscriptionRecord = {
         ...input,
+        watcherRelay: input.watcherRelay ?? null,
+        relay: input.relay ?? null,
+        remoteId: input.remoteId ?? null,
+        remoteCursor: null,
+        linkLostAt: null,
         sessions: [...input.sessions],
         exclude: [...input.exclude],
         events: input.events === null ? null : [...input.events],
@@ -49,7 +54,9 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
       return active().filter((s) => s.watcher === watcher).length;
     },
     async listSubscriptionsWatching(sessionId) {
-      return active().filter((s) => s.scope === "all" || s.sessions.includes(sessionId));
+      return active().filter(
+        (s) => s.relay === null && (s.scope === "all" || s.sessions.includes(sessionId)),
+      );
     },
     async listActiveSubscriptions() {
       return active();
@@ -105,6 +112,22 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         ...current,
         ...(timing.lastDigestAt === undefined ? {} : { lastDigestAt: timing.lastDigestAt }),
         ...(timing.nextTickAt === undefined ? {} : { nextTickAt: timing.nextTickAt }),
+      });
+    },
+    async listMirrors(options = {}) {
+      return active().filter(
+        (s) => s.relay !== null && (options.relay === undefined || s.relay === options.relay),
+      );
+    },
+    async setMirrorState(id, state) {
+      const current = subscriptions.get(id);
+      if (current === undefined) {
+        return;
+      }
+      subscriptions.set(id, {
+        ...current,
+        ...(state.remoteCursor === undefined ? {} : { remoteCursor: state.remoteCursor }),
+        ...(state.linkLostAt === undefined ? {} : { linkLostAt: state.linkLostAt }),
       });
     },
     async nextTickAt() {

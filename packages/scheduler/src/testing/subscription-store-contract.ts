@@ -59,6 +59,11 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       expect(created).toEqual({
         id: "sub_1",
         watcher: "ses_watcher",
+        watcherRelay: null,
+        relay: null,
+        remoteId: null,
+        remoteCursor: null,
+        linkLostAt: null,
         scope: "list",
         sessions: ["ses_1", "ses_2"],
         exclude: [],
@@ -77,6 +82,45 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       });
       expect(await store().getSubscription("sub_1")).toEqual(created);
       expect(await store().getSubscription("sub_missing")).toBeNull();
+    });
+
+    it("§28: keeps a remote watcher's relay; mirrors are listed apart, never as watching a session here", async () => {
+      const remote = await create("sub_remote", {
+        watcher: "conv_far",
+        watcherRelay: "desk",
+        scope: "all",
+        sessions: [],
+      });
+      expect(remote).toMatchObject({ watcherRelay: "desk", relay: null, remoteId: null });
+      const mirror = await create("sub_mirror", {
+        scope: "all",
+        sessions: [],
+        relay: "build-box",
+        remoteId: "sub_there",
+      });
+      await create("sub_mirror2", { sessions: ["77aa"], relay: "other", remoteId: "sub_x" });
+      expect(mirror).toMatchObject({
+        relay: "build-box",
+        remoteId: "sub_there",
+        remoteCursor: null,
+        linkLostAt: null,
+      });
+      expect(ids(await store().listSubscriptionsWatching("ses_1"))).toEqual(["sub_remote"]);
+      expect(ids(await store().listSubscriptionsWatching("77aa"))).toEqual(["sub_remote"]);
+      expect(ids(await store().listMirrors())).toEqual(["sub_mirror", "sub_mirror2"]);
+      expect(ids(await store().listMirrors({ relay: "build-box" }))).toEqual(["sub_mirror"]);
+      await store().setMirrorState("sub_mirror", { remoteCursor: "42", linkLostAt: T0 + 7 });
+      expect(await store().getSubscription("sub_mirror")).toMatchObject({
+        remoteCursor: "42",
+        linkLostAt: T0 + 7,
+      });
+      await store().setMirrorState("sub_mirror", { linkLostAt: null });
+      expect(await store().getSubscription("sub_mirror")).toMatchObject({
+        remoteCursor: "42",
+        linkLostAt: null,
+      });
+      await store().endSubscriptions({ ids: ["sub_mirror"], reason: "unpaired", at: T0 + 8 });
+      expect(ids(await store().listMirrors({ relay: "build-box" }))).toEqual([]);
     });
 
     it("keeps an `all` subscription with its exclusions and the default event set", async () => {

@@ -10,6 +10,11 @@ function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
   return {
     id: row.id,
     watcher: row.watcher,
+    watcherRelay: row.watcherRelay,
+    relay: row.relay,
+    remoteId: row.remoteSubscriptionId,
+    remoteCursor: row.remoteCursor,
+    linkLostAt: toMsOrNull(row.linkLostAt),
     scope: row.scope,
     sessions: row.sessions,
     exclude: row.exclude,
@@ -50,6 +55,9 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
         .values({
           id: input.id,
           watcher: input.watcher,
+          watcherRelay: input.watcherRelay ?? null,
+          relay: input.relay ?? null,
+          remoteSubscriptionId: input.remoteId ?? null,
           scope: input.scope,
           sessions: [...input.sessions],
           exclude: [...input.exclude],
@@ -100,7 +108,7 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       const rows = await db
         .select()
         .from(subscriptions)
-        .where(and(ACTIVE, or(eq(subscriptions.scope, "all"), names(sessionId))))
+        .where(and(ACTIVE, isNull(subscriptions.relay), or(eq(subscriptions.scope, "all"), names(sessionId))))
         .orderBy(asc(subscriptions.seq));
       return rows.map(toSubscriptionRecord);
     },
@@ -175,6 +183,33 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
           ? {}
           : { lastDigestAt: lastDigestAt === null ? null : toDate(lastDigestAt) }),
         ...(nextTickAt === undefined ? {} : { nextTickAt: nextTickAt === null ? null : toDate(nextTickAt) }),
+      };
+      if (Object.keys(set).length === 0) {
+        return;
+      }
+      await db.update(subscriptions).set(set).where(eq(subscriptions.id, id));
+    },
+
+    async listMirrors(options = {}) {
+      const rows = await db
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            ACTIVE,
+            options.relay === undefined
+              ? isNotNull(subscriptions.relay)
+              : eq(subscriptions.relay, options.relay),
+          ),
+        )
+        .orderBy(asc(subscriptions.seq));
+      return rows.map(toSubscriptionRecord);
+    },
+
+    async setMirrorState(id, { remoteCursor, linkLostAt }) {
+      const set = {
+        ...(remoteCursor === undefined ? {} : { remoteCursor }),
+        ...(linkLostAt === undefined ? {} : { linkLostAt: linkLostAt === null ? null : toDate(linkLostAt) }),
       };
       if (Object.keys(set).length === 0) {
         return;

@@ -12,6 +12,14 @@ export const subscriptions = pgTable(
     id: text("id").primaryKey(),
     // The watching conversation.
     watcher: text("watcher").notNull(),
+    // §28 on the watched relay: the paired relay whose conversation watches (null: this relay's).
+    watcherRelay: text("watcher_relay"),
+    // §28 on the watching relay, a mirror: the paired relay watched, its subscription there, the
+    // replay cursor taken so far, and when the link was found lost.
+    relay: text("relay"),
+    remoteSubscriptionId: text("remote_subscription_id"),
+    remoteCursor: text("remote_cursor"),
+    linkLostAt: instant("link_lost_at"),
     scope: text("scope").$type<SubscriptionScope>().notNull(),
     // The watched sessions of a `list` subscription; a session archived or deleted leaves it (GAP-17).
     sessions: jsonb("sessions").$type<string[]>().notNull().default([]),
@@ -39,6 +47,7 @@ export const subscriptions = pgTable(
       .using("gin", t.sessions.op("jsonb_path_ops"))
       .where(sql`ended_at is null`),
     index("subscriptions_active_idx").on(t.scope, t.seq).where(sql`ended_at is null`),
+    index("subscriptions_mirrors_idx").on(t.relay, t.seq).where(sql`ended_at is null and relay is not null`),
     index("subscriptions_tick_idx").on(t.nextTickAt).where(sql`ended_at is null`),
     oneOf("subscriptions_scope_check", t.scope, SUBSCRIPTION_SCOPES),
     oneOf("subscriptions_end_reason_check", t.endReason, SUBSCRIPTION_END_REASONS),

@@ -1,5 +1,6 @@
 import type { CallOf } from "@oar/schema";
 import type { ActionContext, ActionSuccess } from "../context";
+import { refuse } from "../refusal";
 import { requireSession } from "../sessions";
 import { plural } from "../summary";
 import { subscriptionEntry } from "./subscription-view";
@@ -14,13 +15,19 @@ export async function listSubscriptions(
 ): Promise<ActionSuccess> {
   const { stores, clock } = ctx.deps;
   const watcher = call.watcher ?? ctx.callerId;
+  if (call.watcher !== undefined && call.watcher !== ctx.callerId && ctx.from.relay !== null) {
+    refuse(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `watcher: another relay's agent lists its own subscriptions on relay "${ctx.deps.relay.name}" only.`,
+    );
+  }
   if (call.watcher !== undefined && call.watcher !== ctx.callerId) {
     await requireSession(ctx, call.watcher, { allowArchived: true });
   }
-  const subscriptions = await stores.subscriptions.listSubscriptions({
-    watcher,
-    endedSince: clock.now() - ENDED_SHOWN_MS,
-  });
+  // §28: a paired relay's agent sees the subscriptions its relay holds here, no other.
+  const subscriptions = (
+    await stores.subscriptions.listSubscriptions({ watcher, endedSince: clock.now() - ENDED_SHOWN_MS })
+  ).filter((subscription) => subscription.watcherRelay === ctx.from.relay);
   const held = new Map(
     (await stores.deliveries.heldBySubscriptions(subscriptions.map((s) => s.id))).map((h) => [
       h.subscriptionId,

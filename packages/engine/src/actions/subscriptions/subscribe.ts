@@ -61,6 +61,8 @@ export async function subscribe(ctx: ActionContext, call: CallOf<"subscribe">): 
   const input: NewSubscription = {
     id: ctx.deps.ids.next("subscription"),
     watcher: ctx.callerId,
+    // §28: a paired relay's conversation watches; that relay fetches the events (no message here).
+    watcherRelay: ctx.from.relay,
     scope: all ? "all" : "list",
     sessions,
     exclude: call.exclude === undefined ? [] : [...new Set(call.exclude)],

@@ -10,11 +10,15 @@ export async function unsubscribe(ctx: ActionContext, call: CallOf<"unsubscribe"
   let ids: string[];
   if (id === "all") {
     ids = (await stores.subscriptions.listSubscriptions({ watcher: ctx.callerId, endedSince: clock.now() }))
-      .filter((subscription) => subscription.endedAt === null)
+      .filter((subscription) => subscription.endedAt === null && subscription.watcherRelay === ctx.from.relay)
       .map((subscription) => subscription.id);
   } else {
     const subscription = await stores.subscriptions.getSubscription(id);
-    if (subscription === null || subscription.watcher !== ctx.callerId) {
+    if (
+      subscription === null ||
+      subscription.watcher !== ctx.callerId ||
+      subscription.watcherRelay !== ctx.from.relay
+    ) {
       refuse(
         "REMOTE_RELAY_NOT_FOUND",
         `No subscription "${id}" of this conversation on relay "${ctx.deps.relay.name}". list_subscriptions shows them.`,

@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { refusal, settle, track } from "../actions/harness";
+import { createFederation, type FedRelay, relayOf } from "./harness";
+
+const POLL_MS = 3_000;
+const WINDOW_MS = 30_000;
+
+/** desk pairs with build-box (one direction is enough, R-PAIR-02); the owner names it; desk's caller is in a turn. */
+async function paired() {
+  const fed = await createFederation(["desk", "build-box"]);
+  const desk = relayOf(fed, "desk");
+  const box = relayOf(fed, "build-box");
+  await desk.pair(box);
+  await desk.write("watch the deploy on build-box");
+  await desk.inTurn();
+  const target = await box.ownerSession("Nightly deploy");
+  return { fed, desk, box, target };
+}
+
+async function flow(...relays: FedRelay[]) {
+  for (let i = 0; i < 4; i++) {
+    await settle();
+    for (const relay of relays) {
+      await relay.engine.settleEvents();
+    }
+  }
+  await settle();
+}
+
+/** subscribe on build-box from desk's caller: card (b) on desk, allowed. */
+async function subscribeThere(desk: FedRelay, input: Record<string, unknown>) {
+  const call = track(desk.call({ action: "subscribe", relay: "build-box", ...input }));
+  await settle(30);
+  const [card] = await desk.stores.cards.listCards({ status: "pending" });
+  if (card !== undefined) {
+    await desk.engine.owner.answerCard(card.id, { choice: "allow" });
+  }
+  const result = await call.promise;
+  expect(result, JSON.stringify(result)).toMatchObject({ ok: true, relay: "build-box" });
+  return result as unknown as { subscription: { id: string }; remoteSubscriptionId: string; summary: string };
+}
+
+async function relayLines(relay: FedRelay, sessionId = relay.caller.id) {
+  const messages = await relay.stores.sessions.listMessages(sessionId);
+  return messages.filter((m) => m.role === "relay").map((m) => m.text);
+}
+
+describe("§28 subscriptions on a paired relay (engines over memory stores)", () => {
+  it("R-PAIR-01/03: build-box keeps the subscription, desk a mirror; desk fetches the events and its watcher reads them with build-box's name", async () => {
+    const { fed, desk, box, target } = await paired();
+    const result = await subscribeThere(desk, { sessions: [target.id], events: ["turn_end"] });
+    const mirror = await desk.stores.subscriptions.getSubscription(result.subscription.id);
+    expect(mirror).toMatchObject({
+      watcher: desk.caller.id,
+      relay: "build-box",
+      remoteId: result.remoteSubscriptionId,
+      sessions: [target.id],
+    });
+    expect(result.summary).toContain(result.subscription.id);
+    expect(await box.stores.subscriptions.getSubscription(result.remoteSubscriptionId)).toMatchObject({
+      watcher: desk.caller.id,
+      watcherRelay: "desk",
+    });
+
+    await box.engine.owner.postMessage(target.id, "deploy");
+    await flow(box, desk);
+    // build-box sends no message for a paired relay's conversation.
+    expect(await relayLines(box, desk.caller.id)).toEqual([]);
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+    await fed.clock.advanceAsync(WINDOW_MS);
+    await flow(box, desk);
+    const lines = (await relayLines(desk)).join("\n").split("\n");
+    expect(lines).toContain(
+      `[relay event] build-box · session "Nightly deploy" (${target.id}): turn_end (done) "echo: deploy"`,
+    );
+
+    // Fetched again: nothing delivered twice.
+    await fed.clock.advanceAsync(POLL_MS);
+    await fed.clock.advanceAsync(WINDOW_MS);
+    await flow(box, desk);
+    expect(await relayLines(desk)).toHaveLength(1);
+  });
+
+  it("R-PAIR-04/07: build-box down → one link_lost; back → the missed events, then link_restored counting them and what the digest holds", async () => {
+    const { fed, desk, box, target } = await paired();
+    const result = await subscribeThere(desk, {
+      sessions: [target.id],
+      events: ["turn_end"],
+      digest_minutes: 5,
+    });
+    fed.down.add("build-box");
+    for (let i = 0; i < 3; i++) {
+      await fed.clock.advanceAsync(POLL_MS);
+      await flow(desk);
+    }
+    const mirrorId = result.subscription.id;
+    const kinds = async () =>
+      (await desk.stores.events.listEvents({ after: 0, limit: 100 }))
+        .filter((record) => record.subscriptionId === mirrorId)
+        .map((record) => record.kind);
+    expect(await kinds()).toEqual(["link_lost"]);
+    await box.engine.owner.postMessage(target.id, "one");
+    await flow(box);
+    await box.engine.owner.postMessage(target.id, "two");
+    await flow(box);
+    fed.down.delete("build-box");
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+    expect(await kinds()).toEqual(["link_lost", "turn_end", "turn_end", "link_restored"]);
+    const restored = (await desk.stores.events.listEvents({ after: 0, limit: 100 })).find(
+      (record) => record.kind === "link_restored",
+    );
+    expect(restored?.event).toMatchObject({
+      replayed: 2,
+      held: 2,
+      relay: "build-box",
+      subscription_id: mirrorId,
+    });
+    await fed.clock.advanceAsync(5 * 60_000);
+    await flow(box, desk);
+    const text = (await relayLines(desk)).join("\n");
+    expect(text).toContain(`link_lost (subscription ${mirrorId})`);
+    expect(text).toContain(`link_restored (subscription ${mirrorId}): 2 replayed, 2 held`);
+    expect(text).toContain('turn_end (done) "echo: two"');
+  });
+
+  it("R-UNSUB-01, R-LSUB: unsubscribe naming build-box ends both sides; list_subscriptions there shows its list under the mirror's id", async () => {
+    const { desk, box, target } = await paired();
+    const result = await subscribeThere(desk, { sessions: [target.id] });
+    const listed = await desk.ok({ action: "list_subscriptions", relay: "build-box" });
+    expect(listed.subscriptions).toMatchObject([
+      { id: result.subscription.id, remoteSubscriptionId: result.remoteSubscriptionId, active: true },
+    ]);
+    const ended = await desk.ok({
+      action: "unsubscribe",
+      relay: "build-box",
+      subscription_id: result.subscription.id,
+    });
+    expect(ended.ended).toEqual([result.subscription.id]);
+    expect(await desk.stores.subscriptions.getSubscription(result.subscription.id)).toMatchObject({
+      endReason: "unsubscribed",
+    });
+    expect(await box.stores.subscriptions.getSubscription(result.remoteSubscriptionId)).toMatchObject({
+      endReason: "unsubscribed",
+    });
+  });
+
+  it("R-SLIFE-02(d): removing the pairing ends desk's mirrors as unpaired", async () => {
+    const { desk, target, box } = await paired();
+    const result = await subscribeThere(desk, { sessions: [target.id] });
+    await desk.engine.owner.removePeer("build-box");
+    expect(await desk.stores.subscriptions.getSubscription(result.subscription.id)).toMatchObject({
+      endReason: "unpaired",
+    });
+    expect(await box.stores.subscriptions.listMirrors()).toEqual([]);
+  });
+
+  it("GAP-17: the watched session archived on build-box ends its subscription there; the replay then says so and desk's mirror ends", async () => {
+    const { fed, desk, box, target } = await paired();
+    const result = await subscribeThere(desk, { sessions: [target.id] });
+    await box.engine.owner.archiveSession(target.id);
+    await flow(box);
+    await expect(
+      box.engine.peerSubscriptionEvents("desk", result.remoteSubscriptionId, { limit: 10 }),
+    ).rejects.toMatchObject({
+      code: "REMOTE_RELAY_NOT_FOUND",
+      message: expect.stringContaining("ended (archived)"),
+    });
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+    expect(await desk.stores.subscriptions.getSubscription(result.subscription.id)).toMatchObject({
+      endReason: "archived",
+    });
+  });
+
+  it("the replay is the creating relay's only; transfer_subscriptions from another relay stays refused", async () => {
+    const { desk, box, target } = await paired();
+    const result = await subscribeThere(desk, { sessions: [target.id] });
+    await expect(
+      box.engine.peerSubscriptionEvents("other", result.remoteSubscriptionId, { limit: 10 }),
+    ).rejects.toMatchObject({
+      code: "REMOTE_RELAY_NOT_FOUND",
+    });
+    expect(
+      await box.engine.peerSubscriptionEvents("desk", result.remoteSubscriptionId, { limit: 10 }),
+    ).toEqual({
+      events: [],
+      cursor: null,
+      truncated: false,
+    });
+    expect(
+      refusal(await desk.call({ action: "transfer_subscriptions", relay: "build-box", from: "ses_x" })).code,
+    ).toBe("REMOTE_RELAY_UNSUPPORTED");
+  });
+});
