@@ -57,6 +57,7 @@ export function createEngine(given: EngineDeps): Engine {
     ids: deps.ids,
     logger: deps.logger ?? silentLogger,
     peerLink: deps.peerLink,
+    relayName: deps.relay.name,
     ...(deps.peerPollMs === undefined ? {} : { pollMs: deps.peerPollMs }),
     appended: () => hints.notify(),
   });

@@ -21,6 +21,7 @@ function subscription(overrides: Partial<SubscriptionRecord> = {}): Subscription
     remoteId: null,
     remoteCursor: null,
     linkLostAt: null,
+    remoteEndedAt: null,
     scope: "list",
     sessions: ["ses_a", "ses_b"],
     exclude: [],

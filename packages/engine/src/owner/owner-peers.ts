@@ -108,6 +108,10 @@ export async function removeOwnerPeer(ctx: OwnerContext, name: string): Promise<
       reason: "unpaired",
       at,
     });
+    // Without the pairing this relay cannot reach that relay to end them there.
+    for (const mirror of mirrors) {
+      await tx.deps.stores.subscriptions.setMirrorState(mirror.id, { remoteEndedAt: at });
+    }
   });
   ctx.live.peerStatus.forget(name);
 }

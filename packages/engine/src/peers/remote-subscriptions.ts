@@ -133,13 +133,18 @@ async function unsubscribeThere(
   if (!endedThere || ending.length === 0) {
     return result;
   }
-  const ended = await stores.transaction((tx) =>
-    tx.subscriptions.endSubscriptions({
+  const at = clock.now();
+  const ended = await stores.transaction(async (tx) => {
+    const done = await tx.subscriptions.endSubscriptions({
       ids: ending.map((mirror) => mirror.id),
       reason: "unsubscribed",
-      at: clock.now(),
-    }),
-  );
+      at,
+    });
+    for (const mirror of ending) {
+      await tx.subscriptions.setMirrorState(mirror.id, { remoteEndedAt: at });
+    }
+    return done;
+  });
   if (!result.ok) {
     return {
       ok: true,

@@ -20,6 +20,8 @@ export interface RemoteEventsDeps {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly peerLink: PeerLink | undefined;
+  /** This relay's own name: the origin of the unsubscribe it sends for a mirror that ended here. */
+  readonly relayName: string;
   /** Default PEER_EVENTS_POLL_MS. */
   readonly pollMs?: number;
   /** Called after events were appended (the dispatcher routes them). */
@@ -35,7 +37,8 @@ export interface RemoteEventsDeps {
  * their lines (R-PAIR-03), the mirror's digest and quiet hours applied (R-PAIR-06/07). A poll
  * that fails appends one `link_lost`; the poll that answers again appends what was missed, then
  * one `link_restored` with how many were replayed and how many of them are held (R-PAIR-04/07).
- * A subscription that ended there (410) ends its mirror as `archived`.
+ * A subscription that ended there (410) ends its mirror as `archived`; a mirror that ended here
+ * (once, its watcher archived) is unsubscribed there, every poll until that relay confirms.
  */
 export interface RemoteEventsPoller {
   start(): void;
@@ -125,9 +128,11 @@ export function createRemoteEventsPoller(deps: RemoteEventsDeps): RemoteEventsPo
       } catch (error) {
         if (isRelayError(error) && !error.isLocal() && error.code === "REMOTE_RELAY_NOT_FOUND") {
           // It ended there (its sessions archived) and nothing is left: so does the mirror.
-          await stores.transaction((tx) =>
-            tx.subscriptions.endSubscriptions({ ids: [start.id], reason: "archived", at: clock.now() }),
-          );
+          const at = clock.now();
+          await stores.transaction(async (tx) => {
+            await tx.subscriptions.endSubscriptions({ ids: [start.id], reason: "archived", at });
+            await tx.subscriptions.setMirrorState(start.id, { remoteEndedAt: at });
+          });
           return;
         }
         if (!wasLost) {
@@ -184,7 +189,44 @@ export function createRemoteEventsPoller(deps: RemoteEventsDeps): RemoteEventsPo
     }
   };
 
-  const pollRelay = async (link: PeerLink, relay: string, mirrors: readonly SubscriptionRecord[]) => {
+  /**
+   * A mirror that ended here (once, its watcher archived, unsubscribe that did not reach there)
+   * ends there too: unsubscribe on that relay as the watching conversation. Tried every poll
+   * until that relay says it ended (or never knew it).
+   */
+  const endThere = async (link: PeerLink, peer: PeerRecord, mirror: SubscriptionRecord) => {
+    let ended: boolean;
+    try {
+      const result = await link.tool(
+        { name: peer.name, url: peer.url, token: peer.token },
+        {
+          call: { action: "unsubscribe", relay: "this", subscription_id: mirror.remoteId },
+          origin: {
+            relay: deps.relayName,
+            session: mirror.watcher,
+            title: "",
+            model: "",
+            hops: 0,
+            userUnlocked: false,
+          },
+        },
+        { timeoutMs: PEER_EVENTS_TIMEOUT_MS },
+      );
+      ended = result.ok || result.code === "REMOTE_RELAY_NOT_FOUND";
+    } catch {
+      ended = false;
+    }
+    if (ended) {
+      await stores.subscriptions.setMirrorState(mirror.id, { remoteEndedAt: clock.now() });
+    }
+  };
+
+  const pollRelay = async (
+    link: PeerLink,
+    relay: string,
+    mirrors: readonly SubscriptionRecord[],
+    ending: readonly SubscriptionRecord[],
+  ) => {
     const peer = await stores.peers.getPeer(relay);
     if (peer === null) {
       return;
@@ -201,6 +243,12 @@ export function createRemoteEventsPoller(deps: RemoteEventsDeps): RemoteEventsPo
         }
         await pollMirror(link, peer, mirror);
       }
+      for (const mirror of ending) {
+        if (closed) {
+          return;
+        }
+        await endThere(link, peer, mirror);
+      }
     } finally {
       await stores.leases.releaseLease({
         name,
@@ -216,16 +264,28 @@ export function createRemoteEventsPoller(deps: RemoteEventsDeps): RemoteEventsPo
     if (link === undefined) {
       return;
     }
-    const mirrors = await stores.subscriptions.listMirrors();
-    const byRelay = new Map<string, SubscriptionRecord[]>();
-    for (const mirror of mirrors) {
-      if (mirror.relay !== null && mirror.remoteId !== null) {
-        byRelay.set(mirror.relay, [...(byRelay.get(mirror.relay) ?? []), mirror]);
+    const [mirrors, toEnd] = await Promise.all([
+      stores.subscriptions.listMirrors(),
+      stores.subscriptions.listMirrorsToEnd(),
+    ]);
+    const byRelay = new Map<string, { active: SubscriptionRecord[]; ending: SubscriptionRecord[] }>();
+    const add = (mirror: SubscriptionRecord, list: "active" | "ending") => {
+      if (mirror.relay === null || mirror.remoteId === null) {
+        return;
       }
+      const entry = byRelay.get(mirror.relay) ?? { active: [], ending: [] };
+      entry[list].push(mirror);
+      byRelay.set(mirror.relay, entry);
+    };
+    for (const mirror of mirrors) {
+      add(mirror, "active");
+    }
+    for (const mirror of toEnd) {
+      add(mirror, "ending");
     }
     await Promise.all(
-      [...byRelay].map(([relay, list]) =>
-        pollRelay(link, relay, list).catch((error) => {
+      [...byRelay].map(([relay, { active, ending }]) =>
+        pollRelay(link, relay, active, ending).catch((error) => {
           deps.logger.warn("Polling a paired relay's subscription events failed; it tries again.", {
             peer: relay,
             error: errorMessage(error),

@@ -146,6 +146,34 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
     });
   });
 
+  it("R-SUB-09, R-PAIR-06: once is applied on desk; the mirror ending there ends build-box's subscription at the next poll", async () => {
+    const { fed, desk, box, target } = await paired();
+    const result = await subscribeThere(desk, { sessions: [target.id], events: ["turn_end"], once: true });
+    expect(result.subscription).toMatchObject({ once: true });
+    expect(await box.stores.subscriptions.getSubscription(result.remoteSubscriptionId)).toMatchObject({
+      once: false,
+    });
+    await box.engine.owner.postMessage(target.id, "first");
+    await flow(box);
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+    expect(await desk.stores.subscriptions.getSubscription(result.subscription.id)).toMatchObject({
+      endReason: "once",
+      remoteEndedAt: null,
+    });
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+    expect(await box.stores.subscriptions.getSubscription(result.remoteSubscriptionId)).toMatchObject({
+      endReason: "unsubscribed",
+    });
+    expect(await desk.stores.subscriptions.getSubscription(result.subscription.id)).toMatchObject({
+      remoteEndedAt: expect.any(Number),
+    });
+    await fed.clock.advanceAsync(WINDOW_MS);
+    await flow(box, desk);
+    expect(await relayLines(desk)).toHaveLength(1);
+  });
+
   it("R-SLIFE-02(d): removing the pairing ends desk's mirrors as unpaired", async () => {
     const { desk, target, box } = await paired();
     const result = await subscribeThere(desk, { sessions: [target.id] });

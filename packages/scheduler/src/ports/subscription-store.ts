@@ -23,6 +23,8 @@ export interface SubscriptionRecord {
   readonly remoteCursor: string | null;
   /** A mirror: when its link was found lost (a `link_lost` was appended); `null` while it answers. */
   readonly linkLostAt: number | null;
+  /** An ended mirror: when the subscription on `relay` was found ended too (`null`: not yet). */
+  readonly remoteEndedAt: number | null;
   readonly scope: SubscriptionScope;
   /** The watched sessions of a `list` subscription (archived ones leave it, GAP-17); empty for `all`. */
   readonly sessions: readonly string[];
@@ -56,6 +58,7 @@ export type NewSubscription = Omit<
   | "remoteId"
   | "remoteCursor"
   | "linkLostAt"
+  | "remoteEndedAt"
 > &
   Partial<Pick<SubscriptionRecord, "watcherRelay" | "relay" | "remoteId">>;
 
@@ -102,10 +105,16 @@ export interface SubscriptionStore {
   ): Promise<void>;
   /** Active mirrors (§28), of one paired relay when `relay` is given, oldest first. */
   listMirrors(options?: { readonly relay?: string }): Promise<SubscriptionRecord[]>;
-  /** A mirror's replay state: the cursor taken so far, and whether its link is lost. */
+  /** Ended mirrors whose subscription on the paired relay is not known to have ended, oldest first. */
+  listMirrorsToEnd(): Promise<SubscriptionRecord[]>;
+  /** A mirror's replay state: the cursor taken so far, whether its link is lost, whether it ended there. */
   setMirrorState(
     id: string,
-    state: { readonly remoteCursor?: string | null; readonly linkLostAt?: number | null },
+    state: {
+      readonly remoteCursor?: string | null;
+      readonly linkLostAt?: number | null;
+      readonly remoteEndedAt?: number | null;
+    },
   ): Promise<void>;
   /** The earliest due tick of an active subscription; `null` when none is due ever. */
   nextTickAt(): Promise<number | null>;

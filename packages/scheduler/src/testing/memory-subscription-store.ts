@@ -33,6 +33,7 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         remoteId: input.remoteId ?? null,
         remoteCursor: null,
         linkLostAt: null,
+        remoteEndedAt: null,
         sessions: [...input.sessions],
         exclude: [...input.exclude],
         events: input.events === null ? null : [...input.events],
@@ -119,6 +120,9 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         (s) => s.relay !== null && (options.relay === undefined || s.relay === options.relay),
       );
     },
+    async listMirrorsToEnd() {
+      return all().filter((s) => s.relay !== null && s.endedAt !== null && s.remoteEndedAt === null);
+    },
     async setMirrorState(id, state) {
       const current = subscriptions.get(id);
       if (current === undefined) {
@@ -128,6 +132,7 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         ...current,
         ...(state.remoteCursor === undefined ? {} : { remoteCursor: state.remoteCursor }),
         ...(state.linkLostAt === undefined ? {} : { linkLostAt: state.linkLostAt }),
+        ...(state.remoteEndedAt === undefined ? {} : { remoteEndedAt: state.remoteEndedAt }),
       });
     },
     async nextTickAt() {

@@ -64,6 +64,7 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
         remoteId: null,
         remoteCursor: null,
         linkLostAt: null,
+        remoteEndedAt: null,
         scope: "list",
         sessions: ["ses_1", "ses_2"],
         exclude: [],
@@ -119,8 +120,13 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
         remoteCursor: "42",
         linkLostAt: null,
       });
+      expect(await store().listMirrorsToEnd()).toEqual([]);
       await store().endSubscriptions({ ids: ["sub_mirror"], reason: "unpaired", at: T0 + 8 });
       expect(ids(await store().listMirrors({ relay: "build-box" }))).toEqual([]);
+      expect(ids(await store().listMirrorsToEnd())).toEqual(["sub_mirror"]);
+      await store().setMirrorState("sub_mirror", { remoteEndedAt: T0 + 9 });
+      expect(await store().getSubscription("sub_mirror")).toMatchObject({ remoteEndedAt: T0 + 9 });
+      expect(await store().listMirrorsToEnd()).toEqual([]);
     });
 
     it("keeps an `all` subscription with its exclusions and the default event set", async () => {

@@ -15,6 +15,7 @@ function toSubscriptionRecord(row: SubscriptionRow): SubscriptionRecord {
     remoteId: row.remoteSubscriptionId,
     remoteCursor: row.remoteCursor,
     linkLostAt: toMsOrNull(row.linkLostAt),
+    remoteEndedAt: toMsOrNull(row.remoteEndedAt),
     scope: row.scope,
     sessions: row.sessions,
     exclude: row.exclude,
@@ -206,8 +207,26 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       return rows.map(toSubscriptionRecord);
     },
 
-    async setMirrorState(id, { remoteCursor, linkLostAt }) {
+    async listMirrorsToEnd() {
+      const rows = await db
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            isNotNull(subscriptions.relay),
+            isNotNull(subscriptions.endedAt),
+            isNull(subscriptions.remoteEndedAt),
+          ),
+        )
+        .orderBy(asc(subscriptions.seq));
+      return rows.map(toSubscriptionRecord);
+    },
+
+    async setMirrorState(id, { remoteCursor, linkLostAt, remoteEndedAt }) {
       const set = {
+        ...(remoteEndedAt === undefined
+          ? {}
+          : { remoteEndedAt: remoteEndedAt === null ? null : toDate(remoteEndedAt) }),
         ...(remoteCursor === undefined ? {} : { remoteCursor }),
         ...(linkLostAt === undefined ? {} : { linkLostAt: linkLostAt === null ? null : toDate(linkLostAt) }),
       };

@@ -20,6 +20,8 @@ export const subscriptions = pgTable(
     remoteSubscriptionId: text("remote_subscription_id"),
     remoteCursor: text("remote_cursor"),
     linkLostAt: instant("link_lost_at"),
+    // An ended mirror: when the subscription there was found ended too (null: to end there).
+    remoteEndedAt: instant("remote_ended_at"),
     scope: text("scope").$type<SubscriptionScope>().notNull(),
     // The watched sessions of a `list` subscription; a session archived or deleted leaves it (GAP-17).
     sessions: jsonb("sessions").$type<string[]>().notNull().default([]),
@@ -48,6 +50,9 @@ export const subscriptions = pgTable(
       .where(sql`ended_at is null`),
     index("subscriptions_active_idx").on(t.scope, t.seq).where(sql`ended_at is null`),
     index("subscriptions_mirrors_idx").on(t.relay, t.seq).where(sql`ended_at is null and relay is not null`),
+    index("subscriptions_mirrors_to_end_idx")
+      .on(t.seq)
+      .where(sql`relay is not null and ended_at is not null and remote_ended_at is null`),
     index("subscriptions_tick_idx").on(t.nextTickAt).where(sql`ended_at is null`),
     oneOf("subscriptions_scope_check", t.scope, SUBSCRIPTION_SCOPES),
     oneOf("subscriptions_end_reason_check", t.endReason, SUBSCRIPTION_END_REASONS),
