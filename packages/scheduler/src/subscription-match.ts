@@ -11,12 +11,17 @@ export function isUrgent(kind: string): boolean {
   return (URGENT_EVENTS as readonly string[]).includes(kind);
 }
 
-/** Whether `session` is one the subscription watches (R-SUB-06: never its own conversation; R-FEW-18: exclude). */
+/**
+ * Whether `session`, a session of this relay, is one the subscription watches (R-SUB-06: never
+ * its own conversation; R-FEW-18: exclude). A mirror (§28, `relay` set) watches none here.
+ */
 export function watches(
-  subscription: Pick<SubscriptionRecord, "watcher" | "scope" | "sessions" | "exclude">,
+  subscription: Pick<SubscriptionRecord, "watcher" | "scope" | "sessions" | "exclude"> & {
+    readonly relay?: string | null;
+  },
   session: string,
 ): boolean {
-  if (session === subscription.watcher) {
+  if (session === subscription.watcher || (subscription.relay ?? null) !== null) {
     return false;
   }
   return subscription.scope === "all"

@@ -97,7 +97,7 @@ describe("which subscriptions receive an event", () => {
     expect(receives(subscription({ id: "sub_2" }), idle)).toBe(true);
   });
 
-  it("§28: a mirror of a paired relay's subscription receives only the events fetched for it", () => {
+  it("§28: a mirror of a paired relay's subscription watches no session here and receives only the events fetched for it", () => {
     const mirror = subscription({
       id: "sub_m",
       scope: "all",
@@ -106,6 +106,7 @@ describe("which subscriptions receive an event", () => {
       remoteId: "sub_r",
     });
     expect(receives(mirror, routed(turnEnd()))).toBe(false);
+    expect(watches(mirror, "ses_a")).toBe(false);
     const fetched = {
       ...routed({ ...turnEnd("77aa"), relay: "build-box" }, "77aa"),
       subscriptionId: "sub_m",

@@ -62,6 +62,12 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
       watcherRelay: "desk",
     });
 
+    // The mirror watches no session of desk, even with sessions ["all"].
+    await subscribeThere(desk, { sessions: ["all"], events: ["error"] });
+    const local = await desk.ownerSession("Local work");
+    expect(await desk.engine.owner.getSession(local.id)).toMatchObject({ watched: false });
+    expect(await box.engine.owner.getSession(target.id)).toMatchObject({ watched: true });
+
     await box.engine.owner.postMessage(target.id, "deploy");
     await flow(box, desk);
     // build-box sends no message for a paired relay's conversation.
