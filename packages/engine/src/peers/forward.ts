@@ -167,16 +167,20 @@ export function forwardCall(
 ): Promise<ToolResult> {
   if (isSubscriptionCall(call)) {
     // §28: the other relay keeps the subscription; this relay keeps its mirror in step.
-    return forwardSubscriptionCall(ctx, peer, call, input, (sent) => forwardToPeer(ctx, peer, call, sent));
+    return forwardSubscriptionCall(ctx, peer, call, input, (sent, details) =>
+      forwardToPeer(ctx, peer, call, sent, details),
+    );
   }
   return forwardToPeer(ctx, peer, call, input);
 }
 
+/** `localDetails`: what this relay knows for the cards itself (a subscription's options, R-FEW-24). */
 async function forwardToPeer(
   ctx: ActionContext,
   peer: PeerRecord,
   call: RelayToolCall,
   input: unknown,
+  localDetails?: CardDetails,
 ): Promise<ToolResult> {
   const { stores } = ctx.deps;
   const caller = await ctx.loadCaller();
@@ -206,6 +210,7 @@ async function forwardToPeer(
       approvals,
       promptsSinceOwnerWrote,
       ...known,
+      ...(localDetails === undefined ? {} : { details: { ...localDetails, ...known.details } }),
     });
 
   let decision = evaluate({});

@@ -1,3 +1,4 @@
+import type { CardDetails } from "@oar/permissions";
 import type { SubscriptionRecord } from "@oar/scheduler";
 import {
   type CallOf,
@@ -21,7 +22,7 @@ export function isSubscriptionCall(call: RelayToolCall): call is SubscriptionCal
   return call.action === "subscribe" || call.action === "unsubscribe" || call.action === "list_subscriptions";
 }
 
-type Forward = (input: unknown) => Promise<ToolResult>;
+type Forward = (input: unknown, details?: CardDetails) => Promise<ToolResult>;
 
 /** The options applied here, where the watching agent is (R-PAIR-06), are not sent there. */
 const APPLIED_HERE = ["digest_minutes", "quiet_hours", "once"] as const;
@@ -64,7 +65,16 @@ async function subscribeThere(
   if (held >= limit) {
     refuse("REMOTE_RELAY_LIMIT", subscriptionLimitMessage(held));
   }
-  const result = await forward(withoutOptionsAppliedHere(input));
+  // Card (b) names the options, those applied here included (R-FEW-24).
+  const all = call.sessions.includes("all");
+  const result = await forward(withoutOptionsAppliedHere(input), {
+    subscription: {
+      sessions: all ? "all" : new Set(call.sessions).size,
+      ...(call.digest_minutes === undefined ? {} : { digestMinutes: call.digest_minutes }),
+      ...(call.quiet_hours === undefined ? {} : { quietHours: call.quiet_hours }),
+      ...(call.exclude === undefined ? {} : { excludeCount: call.exclude.length }),
+    },
+  });
   if (!result.ok) {
     return result;
   }

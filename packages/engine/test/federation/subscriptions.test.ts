@@ -37,7 +37,10 @@ async function subscribeThere(desk: FedRelay, input: Record<string, unknown>) {
   }
   const result = await call.promise;
   expect(result, JSON.stringify(result)).toMatchObject({ ok: true, relay: "build-box" });
-  return result as unknown as { subscription: { id: string }; remoteSubscriptionId: string; summary: string };
+  return {
+    ...(result as unknown as { subscription: { id: string }; remoteSubscriptionId: string; summary: string }),
+    card,
+  };
 }
 
 async function relayLines(relay: FedRelay, sessionId = relay.caller.id) {
@@ -95,6 +98,8 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
       events: ["turn_end"],
       digest_minutes: 5,
     });
+    // R-FEW-24: card (b) on desk names the digest applied there.
+    expect(JSON.stringify(result.card)).toContain("digest every 5 min");
     fed.down.add("build-box");
     for (let i = 0; i < 3; i++) {
       await fed.clock.advanceAsync(POLL_MS);
