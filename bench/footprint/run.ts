@@ -3,16 +3,15 @@
 // held `wait` costs against a bare Hono server holding the same requests, all in one run.
 // Goals (issue 8, item 9): the PGlite relay idles at ≤ 300 MB after start and with 1,000
 // sessions; a held wait costs ≤ 1.5× the bare server's bytes.
-import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { startChildRelay } from "../lib/child-relay";
 import { type HeldRequests, holdRequests } from "../lib/held-requests";
+import { inParallel, ownerClient } from "../lib/owner-api";
 import { startRelayProcess } from "../lib/relay-process";
 import { COLLECT_ON_SIGNAL_ARGS, collectedRss, idleRss } from "../lib/rss";
+import { createScratchDatabase, type ScratchDatabase } from "../lib/scratch-database";
 
 const N = Number(process.argv[2] ?? 1000);
 // The server the Postgres leg makes its scratch database on (and drops it from afterwards).
@@ -22,7 +21,6 @@ const IDLE_GOAL_BYTES = 300 * 1024 * 1024;
 const WAIT_GOAL_RATIO = 1.5;
 const WARM_UP = Math.max(10, Math.round(N / 10));
 const STEPS = 5;
-const run = promisify(execFile);
 
 /** An idle resident set: once the garbage is collected, and 3 s after the last request. */
 interface Idle {
@@ -48,32 +46,6 @@ function progress(label: string, since: number): void {
 async function idle(pid: number): Promise<Idle> {
   const justAfter = await idleRss(pid);
   return { justAfter, settled: await collectedRss(pid) };
-}
-
-function ownerClient(base: string) {
-  return async (path: string, body: unknown): Promise<Record<string, unknown>> => {
-    const response = await fetch(`${base}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${OWNER_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      throw new Error(`${path}: ${response.status} ${text}`);
-    }
-    return JSON.parse(text) as Record<string, unknown>;
-  };
-}
-
-/** Runs `count` calls of `one`, 8 in flight, as a user's scripts would make them. */
-async function inParallel(count: number, one: (i: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < count) {
-      await one(next++);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, lane));
 }
 
 /**
@@ -117,7 +89,7 @@ async function measureRelay(name: string, env: Readonly<Record<string, string>>)
   );
   try {
     progress(`${name}: relay started`, since);
-    const post = ownerClient(relay.base);
+    const { post } = ownerClient(relay.base, OWNER_TOKEN);
     const afterStart = await idle(relay.pid);
     since = performance.now();
     // Sessions as a user has them: each with a conversation, its turn run to the end.
@@ -154,23 +126,18 @@ async function measurePglite(): Promise<RelayFigures> {
  * URL's database (`oar_bench_<random>` from `postgres`); a sentence saying why when there is none.
  */
 async function measurePostgres(): Promise<RelayFigures | string> {
-  const admin = new URL(ADMIN_URL);
-  const base = admin.pathname.slice(1) || "postgres";
-  const name = `${base === "postgres" ? "oar_bench" : base}_${randomBytes(4).toString("hex")}`;
+  let scratch: ScratchDatabase;
   try {
-    await run("psql", [ADMIN_URL, "-v", "ON_ERROR_STOP=1", "-qc", `create database ${name}`]);
+    scratch = await createScratchDatabase(ADMIN_URL);
   } catch (cause) {
-    const reason = (cause as { stderr?: string }).stderr?.trim().split("\n")[0] ?? String(cause);
-    return `skipped: psql made no database on ${admin.host} (${reason})`;
+    return `skipped: psql made no database on ${new URL(ADMIN_URL).host} (${(cause as Error).message})`;
   }
   const dataDir = await mkdtemp(join(tmpdir(), "oar-footprint-"));
   try {
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    return await measureRelay("Postgres", { RELAY_DATA_DIR: dataDir, DATABASE_URL: url.toString() });
+    return await measureRelay("Postgres", { RELAY_DATA_DIR: dataDir, DATABASE_URL: scratch.url });
   } finally {
     await rm(dataDir, { recursive: true, force: true });
-    await run("psql", [ADMIN_URL, "-qc", `drop database if exists ${name} with (force)`]);
+    await scratch.drop();
   }
 }
 

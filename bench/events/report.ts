@@ -1,0 +1,136 @@
+import type { Figures, Spread, Stages, TableCounts } from "./figures";
+import type { Busy } from "./machine";
+import type { Plan } from "./plan";
+import { SUBSCRIPTIONS_PER_WATCHER } from "./plan";
+
+/** The issue's goal: the dispatcher's p99 lateness within 10 pg_notify round trips (p99). */
+const GOAL_RATIO = 10;
+
+const msCell = (value: number) =>
+  Number.isNaN(value) || !Number.isFinite(value)
+    ? "–"
+    : Number.isInteger(value) || value >= 10
+      ? value.toFixed(0)
+      : value.toFixed(2);
+const met = (ok: boolean) => (ok ? "met" : "NOT met");
+
+function row(label: string, figures: Spread): string {
+  return `| ${label} | ${figures.count} | ${msCell(figures.p50)} | ${msCell(figures.p99)} | ${msCell(figures.max)} |`;
+}
+
+function ratioLine(label: string, stages: Stages, loaded: Spread, idle: Spread): string {
+  if (stages.late.count === 0) {
+    return `${label}: no delivery sent`;
+  }
+  const ratio = stages.late.p99 / loaded.p99;
+  return `${label} lateness p99 / pg_notify p99 during the load: ${msCell(stages.late.p99)} / ${msCell(loaded.p99)} ms = ${ratio.toFixed(1)}× (goal ≤ ${GOAL_RATIO}×) ${met(ratio <= GOAL_RATIO)}; ${(stages.late.p99 / idle.p99).toFixed(1)}× the idle round trip's p99`;
+}
+
+/** Prints the run's tables and goal lines; true when a check failed (duplicates, misses, wake-ups beyond the cap). */
+export function printReport(input: {
+  readonly plan: Plan;
+  readonly watcherProvider: string;
+  readonly figures: Figures;
+  readonly idle: Spread;
+  readonly loaded: Spread;
+  readonly machine: Busy;
+  readonly counts: TableCounts;
+}): boolean {
+  const { plan, figures, idle, loaded, machine, counts } = input;
+  const { checks } = figures;
+  console.log(
+    `\nbench/events (${plan.mode}) — ${plan.watchers} ${input.watcherProvider} watchers × ${SUBSCRIPTIONS_PER_WATCHER} subscriptions over ${plan.watched} script sessions, relay on Postgres; ${plan.loadSeconds} s of ${plan.promptsPerSecond} plain prompts/s and ${plan.errorsPerSecond} !error/s, and for the first ${plan.burstSeconds} s ${plan.burstPerSecond} !error/s on ${plan.hotSessions} sessions that ${plan.hotWatchers} watchers watch (past the hourly cap)`,
+  );
+  console.log("| counted | |");
+  console.log("| --- | ---: |");
+  console.log(`| events: turn_end / error | ${figures.events.turnEnd} / ${figures.events.error} |`);
+  const d = figures.deliveries;
+  console.log(
+    `| deliveries: window / urgent / cap | ${d.window + d.urgent + d.cap + d.digest + d.quiet}: ${d.window} / ${d.urgent} / ${d.cap} |`,
+  );
+  const w = figures.wakeups;
+  console.log(
+    `| messages: batch / urgent / cap digest | ${figures.messages}: ${w.batch} / ${w.urgent} / ${w.cap} |`,
+  );
+  console.log("");
+  console.log("| delivery times, ms (due: the designed release time) | deliveries | p50 | p99 | max |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log(row("urgent: event (turn end) → routed, due at once", figures.urgent.routed));
+  console.log(row("urgent: due → its sending transaction began", figures.urgent.began));
+  console.log(row("urgent: transaction began → heard committed", figures.urgent.committed));
+  console.log(row("**urgent lateness: due → heard committed**", figures.urgent.late));
+  console.log(row("urgent: event → heard committed", figures.urgent.fromEvent));
+  console.log(row("window: due (window end) → its sending transaction began", figures.window.began));
+  console.log(row("window: transaction began → heard committed", figures.window.committed));
+  console.log(row("**window lateness: due → heard committed**", figures.window.late));
+  console.log(row("cap digests: due (as the cap moved it) → heard committed", figures.capSent.late));
+  console.log(row("routing, every delivery: event → its delivery row", figures.routing));
+  console.log("");
+  console.log("| where the time goes | count | p50 | p99 | max |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log(row("sending transactions: watchers in one", figures.sending.watchers));
+  console.log(row("sending transactions: ms from began to heard committed", figures.sending.durationMs));
+  console.log(row("sending transactions: ms per watcher", figures.sending.perWatcherMs));
+  console.log(row("urgent events: watchers each reached", figures.fanOut.watchers));
+  console.log(row("urgent events: lateness of the first watcher heard, ms", figures.fanOut.first));
+  console.log(row("urgent events: lateness of the last watcher heard, ms", figures.fanOut.last));
+  console.log("");
+  console.log("| pg_notify round trip, ms | samples | p50 | p99 | max |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log(row("idle, before the load", idle));
+  console.log(row("during the load", loaded));
+  console.log("");
+  const deliveries = Object.values(figures.deliveries).reduce((sum, n) => sum + n, 0);
+  console.log(
+    "| from the load's start to drained, Postgres' counts | table scans | per delivery | per message | rows written |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  for (const [table, { scans, written }] of counts) {
+    console.log(
+      `| ${table} | ${scans} | ${(scans / deliveries).toFixed(2)} | ${(scans / figures.messages).toFixed(1)} | ${written} |`,
+    );
+  }
+  console.log("");
+  const core =
+    machine.relayCore === null
+      ? ""
+      : `the relay process used ${(machine.relayCore * 100).toFixed(0)}% of a core; `;
+  console.log(
+    `From the load's start to the dispatcher drained: ${core}load average ${machine.load[0].toFixed(1)} → ${machine.load[1].toFixed(1)} on ${machine.cores} cores.`,
+  );
+  console.log(ratioLine("urgent", figures.urgent, loaded, idle));
+  console.log(ratioLine("window", figures.window, loaded, idle));
+  const { closestMinutes, tooSoon } = figures.capDigests;
+  if (closestMinutes !== null) {
+    console.log(
+      `cap digests, sent (${w.cap}) or scheduled: the closest two of one watcher ${closestMinutes.toFixed(1)} min apart (R-DLV-05: one every 10 min)`,
+    );
+  }
+  if (figures.capHeld.deliveries > 0 && figures.capHeld.firstDue !== null) {
+    const inMin = (figures.capHeld.firstDue - Date.now()) / 60_000;
+    console.log(
+      `held by the cap at the end: ${figures.capHeld.deliveries} deliveries of ${figures.capHeld.watchers} watchers, the first due in ${inMin.toFixed(1)} min (--cap-digests waits for them)`,
+    );
+  }
+  if (figures.unseen > 0) {
+    console.log(
+      `${figures.unseen} messages were never heard committed: their deliveries are left out of "heard".`,
+    );
+  }
+  // An event line more than the sent deliveries is a duplicate; one fewer, a delivery marked sent unsaid.
+  const extraLines = Math.max(0, checks.lines - checks.sent);
+  const missingLines = Math.max(0, checks.sent - checks.lines);
+  const duplicates = checks.duplicateDeliveries + checks.duplicateLines + extraLines;
+  const misses = checks.unrouted + checks.overdue + checks.dropped + checks.misdirected + missingLines;
+  const beyondCap = checks.beyondCap + tooSoon;
+  console.log(
+    `wake-ups beyond the cap: ${beyondCap} (batch wake-ups sent after 20 non-cap wake-ups in the hour before: ${checks.beyondCap}; cap digests sent or scheduled less than 10 min after the watcher's previous one: ${tooSoon}; most batch wake-ups of one watcher: ${checks.mostBatchWakeups}; watchers the cap held: ${checks.cappedWatchers}) ${met(beyondCap === 0)}`,
+  );
+  console.log(
+    `duplicates: ${duplicates} (deliveries stored twice: ${checks.duplicateDeliveries}; event lines repeated in a watcher's messages: ${checks.duplicateLines}; event lines ${checks.lines} vs sent deliveries ${checks.sent}) ${met(duplicates === 0)}`,
+  );
+  console.log(
+    `misses: ${misses} (events a subscription asked for with no delivery: ${checks.unrouted}; pending past due: ${checks.overdue}; dropped: ${checks.dropped}; sent into another session: ${checks.misdirected}) ${met(misses === 0)}`,
+  );
+  return beyondCap > 0 || duplicates > 0 || misses > 0;
+}
