@@ -10,8 +10,10 @@ export const CAP_DIGEST_MINUTES = 10;
 /**
  * Whether a batch without urgent events may wake the watcher at `now`, or until when the hourly
  * cap holds it. The cap counts the batches and urgent messages of the last hour (the cap's own
- * digests are how the rest arrives, so they do not count); held, the batch goes out as the next
- * cap digest, 10 minutes after the previous one or from now.
+ * digests are how the rest arrives, so they do not count). Held, the batch goes out with the
+ * cap's next digest: 10 minutes after the previous one, or at the next 10-minute mark of the
+ * clock when there was none in the last hour — the same instant for every batch held meanwhile,
+ * so they make one digest and digests come at most one per 10 minutes.
  */
 export function capHoldUntil(wakeups: readonly WakeupRecord[], now: number): number | null {
   const since = now - HOUR_MS;
@@ -19,10 +21,11 @@ export function capHoldUntil(wakeups: readonly WakeupRecord[], now: number): num
   if (counted < WAKEUPS_PER_HOUR) {
     return null;
   }
+  const every = CAP_DIGEST_MINUTES * MINUTE_MS;
+  const nextMark = (Math.floor(now / every) + 1) * every;
   const lastCap = wakeups.reduce<number | null>(
     (last, wakeup) => (wakeup.kind === "cap" && (last === null || wakeup.at > last) ? wakeup.at : last),
     null,
   );
-  const every = CAP_DIGEST_MINUTES * MINUTE_MS;
-  return lastCap === null || lastCap + every <= now ? now + every : lastCap + every;
+  return lastCap === null ? nextMark : Math.max(lastCap + every, now);
 }

@@ -181,7 +181,7 @@ describe("R-DLV-05: the hourly cap", () => {
   const wakeups = (count: number, at: (i: number) => number, kind: WakeupRecord["kind"] = "batch") =>
     Array.from({ length: count }, (_, i) => ({ messageId: `m${i}`, watcher: "ses_w", at: at(i), kind }));
 
-  it("20 wake-ups in the last hour are allowed, the 21st is held 10 minutes", () => {
+  it("20 wake-ups in the last hour are allowed, the 21st is held to the next 10-minute mark", () => {
     const now = T0 + 60 * MIN;
     expect(
       capHoldUntil(
@@ -195,6 +195,10 @@ describe("R-DLV-05: the hourly cap", () => {
         now,
       ),
     ).toBe(now + 10 * MIN);
+    // Every batch held before that digest goes with it: one digest, not one each.
+    const recent = wakeups(20, (i) => T0 + 40 * MIN + i * 1000);
+    expect(capHoldUntil(recent, now + 1)).toBe(now + 10 * MIN);
+    expect(capHoldUntil(recent, now + 7 * MIN)).toBe(now + 10 * MIN);
   });
 
   it("wake-ups older than an hour no longer count", () => {

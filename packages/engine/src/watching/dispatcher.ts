@@ -71,16 +71,18 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       const now = clock.now();
       const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
       const watchers = [...new Set(due.map((row) => row.watcher))];
-      for (const watcher of watchers) {
-        const result = await sendToWatcher(
-          { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
-          watcher,
-          due.filter((row) => row.watcher === watcher),
-        );
-        if (result !== null) {
-          sent.push(result);
-        }
-      }
+      // The watchers are independent: their statements go out together on the transaction's
+      // connection instead of one round trip after another.
+      const results = await Promise.all(
+        watchers.map((watcher) =>
+          sendToWatcher(
+            { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
+            watcher,
+            due.filter((row) => row.watcher === watcher),
+          ),
+        ),
+      );
+      sent.push(...results.filter((result) => result !== null));
       return watchers.length === WATCHERS_PER_PASS;
     });
     for (const result of sent) {
@@ -118,12 +120,22 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     }
   };
 
+  const routeAndSend = async () => {
+    // What each routed batch makes due goes out before the next batch is routed.
+    for (;;) {
+      const more = await route();
+      while ((await send()) && !closed) {}
+      if (!more || closed) {
+        return;
+      }
+    }
+  };
+
   const pass = async () => {
-    // Routing first: what it routes may be due at once; ticks append events the next route takes.
-    while ((await route()) && !closed) {}
+    await routeAndSend();
+    // Ticks append events (heartbeats, stalls, all_idle) that the next routing takes.
     while ((await runDueTicks(stores, clock.now())) && !closed) {}
-    while ((await route()) && !closed) {}
-    while ((await send()) && !closed) {}
+    await routeAndSend();
     await arm();
   };
 

@@ -46,31 +46,31 @@ async function deliver(ctx: RoutingContext, record: OutboxRecord, receiving: rea
   for (const subscription of receiving.filter((s) => s.watcherRelay === null)) {
     byWatcher.set(subscription.watcher, [...(byWatcher.get(subscription.watcher) ?? []), subscription]);
   }
-  for (const [watcher, held] of byWatcher) {
-    const options = held.map((subscription) => ({
-      subscription,
-      release: releaseOf(subscription, record.kind, ctx.now),
-    }));
-    const first = firstRelease(options);
-    if (first === undefined) {
-      continue;
-    }
-    if (first.release.reason === "urgent") {
-      // An urgent event closes the watcher's window: what it held goes out with it (Grouping).
-      await deliveries.closeWindow({ watcher, at: ctx.now });
-    }
-    const openEnd = first.release.reason === "window" ? await deliveries.openWindowEnd(watcher) : null;
-    const timing = deliveryTiming(first.release, ctx.now, openEnd);
-    const event = record.event;
+  const firsts = [...byWatcher].flatMap(([watcher, held]) => {
+    const first = firstRelease(
+      held.map((subscription) => ({ subscription, release: releaseOf(subscription, record.kind, ctx.now) })),
+    );
+    return first === undefined ? [] : [{ watcher, held, ...first }];
+  });
+  // A fixed number of statements per event, whatever its number of watchers.
+  const urgent = firsts.filter((first) => first.release.reason === "urgent").map((first) => first.watcher);
+  // An urgent event closes its watchers' windows: what they held goes out with it (Grouping).
+  await deliveries.closeWindows({ watchers: urgent, at: ctx.now });
+  const openEnds = await deliveries.openWindowEnds(
+    firsts.filter((first) => first.release.reason === "window").map((first) => first.watcher),
+  );
+  const event = record.event;
+  const rows = firsts.map(({ watcher, subscription, release }): NewDelivery => {
+    const timing = deliveryTiming(release, ctx.now, openEnds.get(watcher) ?? null);
     // R-ECHO-04: a turn_end that ends a once subscription wakes the watcher all the same.
     const echo =
-      event.kind === "turn_end" && event.prompted_by === watcher && !first.subscription.once
+      event.kind === "turn_end" && event.prompted_by === watcher && !subscription.once
         ? (event.turn_id ?? null)
         : null;
-    const row: NewDelivery = {
+    return {
       id: ctx.ids.next("delivery"),
       watcher,
-      subscriptionId: first.subscription.id,
+      subscriptionId: subscription.id,
       eventId: record.id,
       eventSeq: record.seq,
       reason: timing.reason,
@@ -78,11 +78,13 @@ async function deliver(ctx: RoutingContext, record: OutboxRecord, receiving: rea
       echoTurnId: echo,
       createdAt: ctx.now,
     };
-    await deliveries.addDeliveries([row]);
-    const once = held.filter((subscription) => subscription.once).map((subscription) => subscription.id);
-    if (once.length > 0) {
-      await subscriptions.endSubscriptions({ ids: once, reason: "once", at: ctx.now });
-    }
+  });
+  if (rows.length > 0) {
+    await deliveries.addDeliveries(rows);
+  }
+  const once = firsts.flatMap((first) => first.held.filter((s) => s.once).map((s) => s.id));
+  if (once.length > 0) {
+    await subscriptions.endSubscriptions({ ids: once, reason: "once", at: ctx.now });
   }
 }
 

@@ -123,13 +123,17 @@ export async function sendToWatcher(
   due: readonly DeliveryRecord[],
 ): Promise<Sent | null> {
   const { stores, now } = ctx;
-  const session = await stores.sessions.getSession(watcher);
+  // Independent reads go out together: on Postgres they share the transaction's round trips.
+  const [session, records, wakeups] = await Promise.all([
+    stores.sessions.getSession(watcher),
+    stores.events.getEvents(due.map((row) => row.eventId)),
+    stores.deliveries.listWakeups({ watcher, since: now - HOUR_MS }),
+  ]);
   if (session === null || session.archivedAt !== null) {
     // Its subscriptions ended with it (R-SLIFE-02 (b)); what was on its way goes nowhere.
     await stores.deliveries.markDropped({ ids: due.map((row) => row.id), at: now });
     return null;
   }
-  const records = await stores.events.getEvents(due.map((row) => row.eventId));
   const events = new Map(records.map((record) => [record.id, record.event]));
   const kept = await withoutEchoes(ctx, watcher, due, events);
   if (kept.length === 0) {
@@ -138,7 +142,7 @@ export async function sendToWatcher(
   const urgent = kept.some((row) => row.reason === "urgent");
   const capDue = kept.some((row) => row.reason === "cap");
   if (!urgent && !capDue) {
-    const hold = capHoldUntil(await stores.deliveries.listWakeups({ watcher, since: now - HOUR_MS }), now);
+    const hold = capHoldUntil(wakeups, now);
     if (hold !== null) {
       // R-DLV-05: past the hourly cap, the rest waits for the cap's next digest.
       await stores.deliveries.postpone({ ids: kept.map((row) => row.id), dueAt: hold, reason: "cap" });
@@ -147,47 +151,50 @@ export async function sendToWatcher(
   }
   const subscriptionIds = [...new Set(kept.map((row) => row.subscriptionId).filter((id) => id !== null))];
   const subscriptions = new Map<string, SubscriptionRecord>();
-  for (const id of subscriptionIds) {
-    const subscription = await stores.subscriptions.getSubscription(id);
+  for (const subscription of await Promise.all(
+    subscriptionIds.map((id) => stores.subscriptions.getSubscription(id)),
+  )) {
     if (subscription) {
-      subscriptions.set(id, subscription);
+      subscriptions.set(subscription.id, subscription);
     }
   }
   const sections = sectionsOf(kept, events, subscriptions);
   const messageId = ctx.ids.next("message");
   const startsTurn = !ctx.drivenFromOutside(session.provider);
   const turnId = startsTurn ? ctx.ids.next("turn") : null;
-  await stores.sessions.appendMessage({
-    id: messageId,
-    sessionId: watcher,
-    turnId,
-    role: "relay",
-    text: eventMessage(sections),
-    createdAt: now,
-  });
-  if (turnId !== null) {
-    // GAP-15: a watcher mid-turn gets it as its next turn, once the current one ends.
-    await stores.sessions.enqueueTurn({
-      id: turnId,
+  // Issued together, in this order: one connection runs them in turn, without a round trip each.
+  const digested = new Set(
+    kept
+      .filter((row) => row.reason === "digest" && row.subscriptionId !== null)
+      .map((row) => row.subscriptionId as string),
+  );
+  await Promise.all([
+    stores.sessions.appendMessage({
+      id: messageId,
       sessionId: watcher,
-      promptMessageId: messageId,
-      origin: { kind: "event" },
-      queuedAt: now,
-    });
-  }
-  await stores.deliveries.markSent({ ids: kept.map((row) => row.id), messageId, at: now });
-  await stores.deliveries.recordWakeup({
-    messageId,
-    watcher,
-    at: now,
-    kind: urgent ? "urgent" : capDue ? "cap" : "batch",
-  });
-  for (const row of kept) {
-    const subscription = row.subscriptionId === null ? undefined : subscriptions.get(row.subscriptionId);
-    if (row.reason === "digest" && subscription !== undefined && subscription.lastDigestAt !== now) {
-      await stores.subscriptions.setTiming(subscription.id, { lastDigestAt: now });
-      subscriptions.set(subscription.id, { ...subscription, lastDigestAt: now });
-    }
-  }
+      turnId,
+      role: "relay",
+      text: eventMessage(sections),
+      createdAt: now,
+    }),
+    // GAP-15: a watcher mid-turn gets it as its next turn, once the current one ends.
+    turnId === null
+      ? undefined
+      : stores.sessions.enqueueTurn({
+          id: turnId,
+          sessionId: watcher,
+          promptMessageId: messageId,
+          origin: { kind: "event" },
+          queuedAt: now,
+        }),
+    stores.deliveries.markSent({ ids: kept.map((row) => row.id), messageId, at: now }),
+    stores.deliveries.recordWakeup({
+      messageId,
+      watcher,
+      at: now,
+      kind: urgent ? "urgent" : capDue ? "cap" : "batch",
+    }),
+    ...[...digested].map((id) => stores.subscriptions.setTiming(id, { lastDigestAt: now })),
+  ]);
   return { watcher, messageId, startsTurn };
 }

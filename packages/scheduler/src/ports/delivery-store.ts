@@ -58,10 +58,10 @@ export interface DeliveryStore {
   setCursor(seq: number): Promise<void>;
   /** Stores the deliveries; one whose (watcher, event) is already stored is skipped. */
   addDeliveries(rows: readonly NewDelivery[]): Promise<void>;
-  /** The end of the watcher's open grouping window (its pending `window` deliveries' due time), or `null`. */
-  openWindowEnd(watcher: string): Promise<number | null>;
-  /** An urgent event closes the watcher's window: its pending `window` deliveries become due at `at`. */
-  closeWindow(input: { readonly watcher: string; readonly at: number }): Promise<void>;
+  /** Where each watcher's open grouping window ends (its pending `window` deliveries' due time); watchers with none are absent. */
+  openWindowEnds(watchers: readonly string[]): Promise<Map<string, number>>;
+  /** Urgent events close the watchers' windows: their pending `window` deliveries become due at `at`. */
+  closeWindows(input: { readonly watchers: readonly string[]; readonly at: number }): Promise<void>;
   /**
    * Every pending delivery due at `now` of up to `watchers` watchers, locked for the caller's
    * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.

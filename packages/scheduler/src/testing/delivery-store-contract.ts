@@ -37,6 +37,8 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
   describe("DeliveryStore contract", () => {
     const fixture = useContractFixture(setup);
     const store = () => fixture().store;
+    const windowEnd = async (watcher: string) =>
+      (await store().openWindowEnds([watcher])).get(watcher) ?? null;
     const FAR = T0 + 24 * 60 * MINUTE;
     const claimAll = (now = FAR) => store().claimDueDeliveries({ now, watchers: 100 });
 
@@ -114,20 +116,28 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
 
     describe("grouping windows", () => {
       it("gives the end of the watcher's open window, or null", async () => {
-        expect(await store().openWindowEnd("ses_w")).toBeNull();
+        expect(await windowEnd("ses_w")).toBeNull();
         await store().addDeliveries([
           newDelivery("dlv_digest", { eventSeq: 1, reason: "digest", dueAt: T0 + 10 * MINUTE }),
           newDelivery("dlv_other", { eventSeq: 2, watcher: "ses_v", dueAt: T0 + 5 * SECOND }),
         ]);
-        expect(await store().openWindowEnd("ses_w")).toBeNull();
+        expect(await windowEnd("ses_w")).toBeNull();
         await store().addDeliveries([
           newDelivery("dlv_1", { eventSeq: 3 }),
           newDelivery("dlv_2", { eventSeq: 4, createdAt: T0 + 10 * SECOND }),
         ]);
-        expect(await store().openWindowEnd("ses_w")).toBe(T0 + 30 * SECOND);
-        expect(await store().openWindowEnd("ses_v")).toBe(T0 + 5 * SECOND);
+        expect(await windowEnd("ses_w")).toBe(T0 + 30 * SECOND);
+        expect(await windowEnd("ses_v")).toBe(T0 + 5 * SECOND);
+        // Several watchers in one call: those without an open window are absent.
+        expect(await store().openWindowEnds(["ses_w", "ses_v", "ses_none"])).toEqual(
+          new Map([
+            ["ses_w", T0 + 30 * SECOND],
+            ["ses_v", T0 + 5 * SECOND],
+          ]),
+        );
+        expect(await store().openWindowEnds([])).toEqual(new Map());
         await store().markSent({ ids: ["dlv_1", "dlv_2"], messageId: "msg_1", at: T0 + 30 * SECOND });
-        expect(await store().openWindowEnd("ses_w")).toBeNull();
+        expect(await windowEnd("ses_w")).toBeNull();
       });
 
       it("an urgent event closes the window: its deliveries become due at once, the others stay", async () => {
@@ -137,10 +147,10 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           newDelivery("dlv_digest", { eventSeq: 3, reason: "digest", dueAt: T0 + 10 * MINUTE }),
           newDelivery("dlv_other", { eventSeq: 4, watcher: "ses_v" }),
         ]);
-        await store().closeWindow({ watcher: "ses_w", at: T0 + 5 * SECOND });
+        await store().closeWindows({ watchers: ["ses_w"], at: T0 + 5 * SECOND });
         expect(ids(await claimAll(T0 + 5 * SECOND))).toEqual(["dlv_1", "dlv_2"]);
-        expect(await store().openWindowEnd("ses_w")).toBe(T0 + 5 * SECOND);
-        expect(await store().openWindowEnd("ses_v")).toBe(T0 + 30 * SECOND);
+        expect(await windowEnd("ses_w")).toBe(T0 + 5 * SECOND);
+        expect(await windowEnd("ses_v")).toBe(T0 + 30 * SECOND);
         expect(ids(await claimAll(T0 + 30 * SECOND))).toEqual(["dlv_other", "dlv_1", "dlv_2"]);
       });
     });
@@ -297,8 +307,8 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         ["dlv_from_2", "ses_to"],
         ["dlv_to_3", "ses_to"],
       ]);
-      expect(await store().openWindowEnd("ses_to")).toBe(T0 + SECOND);
-      expect(await store().openWindowEnd("ses_from")).toBeNull();
+      expect(await windowEnd("ses_to")).toBe(T0 + SECOND);
+      expect(await windowEnd("ses_from")).toBeNull();
       expect(await store().heldBySubscriptions(["sub_1"])).toEqual([
         { subscriptionId: "sub_1", heldCount: 1, nextDeliveryAt: T0 + MINUTE },
       ]);

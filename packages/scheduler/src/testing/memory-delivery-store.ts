@@ -47,12 +47,17 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
         }
       }
     },
-    async openWindowEnd(watcher) {
-      const window = pending().filter((d) => d.watcher === watcher && d.reason === "window");
-      return window.length === 0 ? null : Math.max(...window.map((d) => d.dueAt));
+    async openWindowEnds(watchers) {
+      const ends = new Map<string, number>();
+      for (const d of pending()) {
+        if (d.reason === "window" && watchers.includes(d.watcher)) {
+          ends.set(d.watcher, Math.max(ends.get(d.watcher) ?? d.dueAt, d.dueAt));
+        }
+      }
+      return ends;
     },
-    async closeWindow({ watcher, at }) {
-      const window = pending().filter((d) => d.watcher === watcher && d.reason === "window");
+    async closeWindows({ watchers, at }) {
+      const window = pending().filter((d) => watchers.includes(d.watcher) && d.reason === "window");
       update(
         window.map((d) => d.id),
         (d) => ({ ...d, dueAt: Math.min(d.dueAt, at) }),

@@ -95,19 +95,28 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         .onConflictDoNothing();
     },
 
-    async openWindowEnd(watcher) {
-      const [row] = await db
-        .select({ end: max(deliveries.dueAt) })
+    async openWindowEnds(watchers) {
+      if (watchers.length === 0) {
+        return new Map();
+      }
+      const rows = await db
+        .select({ watcher: deliveries.watcher, end: max(deliveries.dueAt) })
         .from(deliveries)
-        .where(and(eq(deliveries.watcher, watcher), PENDING, eq(deliveries.reason, "window")));
-      return row?.end ? toMs(row.end) : null;
+        .where(and(inArray(deliveries.watcher, [...watchers]), PENDING, eq(deliveries.reason, "window")))
+        .groupBy(deliveries.watcher);
+      return new Map(
+        rows.filter((row) => row.end !== null).map((row) => [row.watcher, toMs(row.end as Date)]),
+      );
     },
 
-    async closeWindow({ watcher, at }) {
+    async closeWindows({ watchers, at }) {
+      if (watchers.length === 0) {
+        return;
+      }
       await db
         .update(deliveries)
         .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
-        .where(and(eq(deliveries.watcher, watcher), PENDING, eq(deliveries.reason, "window")));
+        .where(and(inArray(deliveries.watcher, [...watchers]), PENDING, eq(deliveries.reason, "window")));
     },
 
     async claimDueDeliveries({ now, watchers }) {
