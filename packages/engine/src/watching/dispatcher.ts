@@ -3,6 +3,7 @@ import type { EngineStores } from "../engine";
 import { errorMessage } from "../runtime/runtime-context";
 import { routeEvent } from "./routing";
 import { type Sent, sendToWatcher } from "./sending";
+import { settleWithin } from "./settle-within";
 import { runDueTicks } from "./ticks";
 
 /** Outbox rows routed per transaction, and watchers sent to per transaction. */
@@ -12,6 +13,11 @@ const WATCHERS_PER_PASS = 20;
 export const SHARED_POLL_MS = 1_000;
 /** After a failed pass (the database away), when to try again. */
 const RETRY_MS = 1_000;
+/**
+ * How long close waits for a pass in flight. A pass on a link that died waits for the store's
+ * deadline (12 s); closing the stores ends it sooner, and its transaction changes nothing.
+ */
+export const CLOSE_GRACE_MS = 2_000;
 
 export interface DispatcherDeps {
   readonly stores: EngineStores;
@@ -183,7 +189,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     async close() {
       closed = true;
       schedule(null);
-      await running;
+      await settleWithin(clock, running, CLOSE_GRACE_MS);
     },
   };
 }

@@ -5,6 +5,8 @@ import type { EngineStores } from "../engine";
 import type { PeerLink } from "../ports/peer-link";
 import type { PeerRecord } from "../ports/peer-store";
 import { errorMessage } from "../runtime/runtime-context";
+import { CLOSE_GRACE_MS } from "./dispatcher";
+import { settleWithin } from "./settle-within";
 
 /** R-PAIR-03: this relay fetches a paired relay's events every few seconds. */
 export const PEER_EVENTS_POLL_MS = 3_000;
@@ -342,9 +344,7 @@ export function createRemoteEventsPoller(deps: RemoteEventsDeps): RemoteEventsPo
         clock.clearTimeout(timer);
         timer = null;
       }
-      while (running !== null) {
-        await running;
-      }
+      await settleWithin(clock, running, CLOSE_GRACE_MS);
     },
   };
 }
