@@ -14,10 +14,14 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
   () => {
     const database = useScratchPostgres();
     let proxy: TcpProxy | undefined;
+    let close: (() => Promise<void>) | undefined;
+    // Closing right after an outage waits for the stores' in-flight work (up to their deadlines):
+    // more than vitest's default 10 s hook on a loaded machine.
     afterEach(async () => {
       await proxy?.restore();
+      await close?.();
       await proxy?.close();
-    });
+    }, 30_000);
 
     it("a turn that errs while the link is cut: its event reaches the watcher once, after the link is back", async () => {
       const target = new URL(TEST_POSTGRES_URL ?? "");
@@ -25,7 +29,9 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
       const relay = await createTestRelay({
         databaseUrl: throughPort(database().url, proxy.port),
         overrides: { approvalCards: false },
+        keepOpen: true,
       });
+      close = () => relay.relay.close();
       const watcher = await relay.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Lead" });
       const worker = await relay.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Worker" });
       const token = await relay.agentToken(watcher.id);
