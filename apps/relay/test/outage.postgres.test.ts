@@ -1,8 +1,8 @@
 import type { LogFields, Logger } from "@oar/core";
+import { startTcpProxy, type TcpProxy } from "@oar/storage/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestRelay, eventually, type TestRelay } from "./harness";
 import { TEST_POSTGRES_URL, throughPort, useScratchPostgres } from "./support/postgres";
-import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy";
 
 /** A logger that keeps what it was told, so a test can see the relay meet the outage. */
 function recordingLogger(): Logger & { readonly said: string[] } {

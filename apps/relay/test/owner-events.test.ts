@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "@oar/core";
 import { FakeClock } from "@oar/core/testing";
+import { startTcpProxy } from "@oar/storage/testing";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestRelay, eventually, OWNER_TOKEN, type TestRelay } from "./harness";
 import { spawnRelay, stopIfRunning } from "./process";
 import { TEST_POSTGRES_URL, throughPort, useScratchPostgres } from "./support/postgres";
 import { connectEvents, listen, type SseEvent, SseReader } from "./support/sse";
-import { startTcpProxy } from "./support/tcp-proxy";
 
 const dataDir = await mkdtemp(join(tmpdir(), "oar-events-"));
 afterAll(() => rm(dataDir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
+import { startTcpProxy, type TcpProxy } from "@oar/storage/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRelay, eventually } from "./harness";
 import { TEST_POSTGRES_URL, throughPort, useScratchPostgres } from "./support/postgres";
-import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy";
 
 interface Message {
   readonly role: string;

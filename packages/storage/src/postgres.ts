@@ -26,8 +26,13 @@ export const POSTGRES_TIMEOUTS = {
   keepAliveSeconds: 10,
 } as const;
 
-// Postgres prints NOTICEs (e.g. "schema already exists, skipping") on every migration run.
-const quiet = { onnotice: () => {} };
+/**
+ * Options every postgres.js client here takes. Postgres prints NOTICEs ("schema already exists,
+ * skipping") on every migration run. `fetch_types` is off: the relay binds no array parameter, and
+ * postgres.js fetches the array types on each new connection in a promise nobody awaits, so a
+ * link that dies at that moment crashed the process with an unhandled rejection.
+ */
+const CLIENT_OPTIONS = { onnotice: () => {}, fetch_types: false } as const;
 
 /** The URL without its password, for messages. */
 function redact(url: string): string {
@@ -48,7 +53,7 @@ function redact(url: string): string {
  * find nothing left to do. Closing the connection releases the lock.
  */
 async function migrateOnce(url: string): Promise<void> {
-  const client = postgres(url, { ...quiet, max: 1 });
+  const client = postgres(url, { ...CLIENT_OPTIONS, max: 1 });
   try {
     await client`select pg_advisory_lock(hashtext('oar-relay:migrations'))`;
     await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
@@ -65,7 +70,7 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
     throw toStorageError(`Opening the database at ${redact(config.url)}`, cause);
   }
   const client = postgres(config.url, {
-    ...quiet,
+    ...CLIENT_OPTIONS,
     max: config.maxConnections ?? 10,
     connect_timeout: POSTGRES_TIMEOUTS.connectSeconds,
     idle_timeout: POSTGRES_TIMEOUTS.idleSeconds,

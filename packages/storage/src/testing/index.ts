@@ -1,1 +1,2 @@
 export { createScratchPostgres, type ScratchDatabase } from "./scratch-postgres";
+export { startTcpProxy, type TcpProxy } from "./tcp-proxy";

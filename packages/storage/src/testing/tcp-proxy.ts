@@ -4,12 +4,15 @@ import { connect, createServer, type Server, type Socket } from "node:net";
  * A TCP proxy in front of the database, so a test can take the database away the ways a network
  * does: `cut` resets every connection and refuses new ones; `freeze` keeps connections open but
  * passes no byte either way (what a dead link or a hung server looks like); `restore` undoes
- * either, handing on what a freeze held back.
+ * either, handing on what a freeze held back. `resetAfterStartup` resets each new connection at
+ * the client's first message after its startup message: the link dies just as a client that has
+ * connected sends its first query.
  */
 export interface TcpProxy {
   readonly port: number;
   cut(): Promise<void>;
   freeze(): void;
+  resetAfterStartup(on: boolean): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -27,6 +30,7 @@ export async function startTcpProxy(target: {
 }): Promise<TcpProxy> {
   const pipes = new Set<Pipe>();
   let frozen = false;
+  let resetting = false;
   let server: Server | undefined;
   let port = 0;
 
@@ -49,7 +53,18 @@ export async function startTcpProxy(target: {
       client.destroy();
       upstream.destroy();
     };
-    client.on("data", (chunk: Buffer) => forward(pipe, "client", chunk));
+    const resetsAfterStartup = resetting;
+    let clientChunks = 0;
+    client.on("data", (chunk: Buffer) => {
+      clientChunks += 1;
+      if (resetsAfterStartup && clientChunks > 1) {
+        pipes.delete(pipe);
+        client.resetAndDestroy();
+        upstream.destroy();
+        return;
+      }
+      forward(pipe, "client", chunk);
+    });
     upstream.on("data", (chunk: Buffer) => forward(pipe, "upstream", chunk));
     for (const socket of [client, upstream]) {
       socket.on("error", end);
@@ -95,6 +110,9 @@ export async function startTcpProxy(target: {
     },
     freeze() {
       frozen = true;
+    },
+    resetAfterStartup(on: boolean) {
+      resetting = on;
     },
     async restore() {
       frozen = false;
