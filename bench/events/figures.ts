@@ -310,8 +310,8 @@ export async function tableCounts(db: BenchDatabase): Promise<TableCounts> {
   const rows = await db.query<{ relname: string; scans: number; written: number }>(
     `select relname, (seq_scan + coalesce(idx_scan, 0))::float8 as scans,
             (n_tup_ins + n_tup_upd + n_tup_del)::float8 as written
-     from pg_stat_user_tables where relname = any($1)`,
-    [PROFILED],
+     from pg_stat_user_tables where relname = any(string_to_array($1, ','))`,
+    [PROFILED.join(",")],
   );
   return new Map(rows.map((row) => [row.relname, { scans: row.scans, written: row.written }]));
 }

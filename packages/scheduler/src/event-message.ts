@@ -100,6 +100,34 @@ function digestHeader(section: MessageSection): string | null {
   return `Digest of ${count} events (${why.join(", and ")}; ${AT_ONCE}):`;
 }
 
+/**
+ * R-PAIR-04: what a paired relay kept while the link was down reads as one line marked
+ * `replayed`, per relay and subscription, where the first of those events stands.
+ */
+function sectionLines(events: readonly OutboxEvent[]): string[] {
+  const replays = new Map<string, OutboxEvent[]>();
+  const keyOf = (event: OutboxEvent) => `${event.relay ?? ""}\u0000${event.subscription_id ?? ""}`;
+  for (const event of events.filter((e) => e.replayed === true)) {
+    replays.set(keyOf(event), [...(replays.get(keyOf(event)) ?? []), event]);
+  }
+  const lines: string[] = [];
+  for (const event of events) {
+    if (event.replayed !== true) {
+      lines.push(LINE_PREFIX + eventLine(event));
+      continue;
+    }
+    const group = replays.get(keyOf(event));
+    if (group?.[0] !== event) {
+      continue;
+    }
+    const parts = group.map((e) => eventLine({ ...e, relay: undefined }));
+    lines.push(
+      `${LINE_PREFIX}${event.relay ?? "?"} · replayed ${group.length} event${group.length === 1 ? "" : "s"} (subscription ${event.subscription_id ?? "?"}): ${parts.join(" | ")}`,
+    );
+  }
+  return lines;
+}
+
 /** The text of one event message (R-DLV-01): the header line, then each section's lines. */
 export function eventMessage(sections: readonly MessageSection[]): string {
   const lines = [EVENT_MESSAGE_HEADER];
@@ -108,9 +136,7 @@ export function eventMessage(sections: readonly MessageSection[]): string {
     if (header !== null) {
       lines.push(header);
     }
-    for (const event of section.events) {
-      lines.push(LINE_PREFIX + eventLine(event));
-    }
+    lines.push(...sectionLines(section.events));
   }
   return lines.join("\n");
 }

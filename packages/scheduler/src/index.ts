@@ -32,5 +32,12 @@ export {
   slotAfter,
 } from "./schedule-grid";
 export { eventsOf, isUrgent, type RoutedEvent, receives, watches } from "./subscription-match";
-export { planTick, type RunningWork, type TickPlan } from "./ticks";
+export {
+  planTick,
+  type RunningWork,
+  STALL_RECHECK_MS,
+  type StalledWork,
+  stallCheckAt,
+  type TickPlan,
+} from "./ticks";
 export { CAP_DIGEST_MINUTES, capHoldUntil, WAKEUPS_PER_HOUR } from "./wakeup-cap";

@@ -9,14 +9,31 @@ export interface RunningWork {
   readonly id: string;
   readonly sessionId: string;
   readonly startedAt: number;
+  /** Its latest output, when it produced any: the stall clock restarts there (GAP-13). */
+  readonly lastOutputAt: number | null;
+}
+
+/** Running work past its stall time, and since when it has been silent (the stalled event's key). */
+export interface StalledWork extends RunningWork {
+  readonly silentSince: number;
+}
+
+/**
+ * Work already stalled is looked at again this often while it runs: output restarts its stall
+ * clock, and a second silence as long is a new stalled event.
+ */
+export const STALL_RECHECK_MS = 60_000;
+
+function silentSince(work: RunningWork): number {
+  return Math.max(work.startedAt, work.lastOutputAt ?? work.startedAt);
 }
 
 /** What a subscription's tick at `now` produces, and when its next tick is due (GAP-13, GAP-14). */
 export interface TickPlan {
   /** The heartbeat slot to send now, if one is due and the quiet hours allow it (R-FEW-10). */
   readonly heartbeatSlot: number | null;
-  /** Running work that has gone `stalledMinutes` without ending: one stalled event each. */
-  readonly stalled: readonly RunningWork[];
+  /** Running work that has gone `stalledMinutes` without output: one stalled event each silence. */
+  readonly stalled: readonly StalledWork[];
   readonly nextTickAt: number | null;
 }
 
@@ -38,27 +55,31 @@ function heartbeatSlots(subscription: TickFields, now: number) {
   };
 }
 
+/** When a turn that starts at `startedAt` would stall for the subscription, or null if it does not watch stalls. */
+export function stallCheckAt(subscription: TickFields, startedAt: number): number | null {
+  return eventsOf(subscription).includes("stalled")
+    ? startedAt + subscription.stalledMinutes * MINUTE_MS
+    : null;
+}
+
 /**
  * The tick of one subscription: the heartbeat due now (none inside quiet hours, R-FEW-10), the
- * running work past its stall time, and the next due time: the next heartbeat slot or the next
- * running work to reach its stall time. `reported` are the works a stalled event already named.
+ * running work silent for its stall time, and the next due time: the next heartbeat slot, the
+ * next running work to reach its stall time, or a re-check of the work already stalled.
  */
-export function planTick(
-  subscription: TickFields,
-  running: readonly RunningWork[],
-  reported: ReadonlySet<string>,
-  now: number,
-): TickPlan {
+export function planTick(subscription: TickFields, running: readonly RunningWork[], now: number): TickPlan {
   const slots = heartbeatSlots(subscription, now);
   const quiet = subscription.quietHours !== null && isQuiet(subscription.quietHours, now);
-  const watchesStalls = eventsOf(subscription).includes("stalled");
+  const watched = eventsOf(subscription).includes("stalled") ? running : [];
   const stallMs = subscription.stalledMinutes * MINUTE_MS;
-  const open = watchesStalls ? running.filter((work) => !reported.has(work.id)) : [];
-  const stalled = open.filter((work) => work.startedAt + stallMs <= now);
-  const upcoming = open
-    .filter((work) => work.startedAt + stallMs > now)
-    .map((work) => work.startedAt + stallMs);
-  const candidates = [slots.next, ...upcoming].filter((at): at is number => at !== null);
+  const stalled = watched
+    .filter((work) => silentSince(work) + stallMs <= now)
+    .map((work) => ({ ...work, silentSince: silentSince(work) }));
+  const upcoming = watched
+    .filter((work) => silentSince(work) + stallMs > now)
+    .map((work) => silentSince(work) + stallMs);
+  const recheck = stalled.length > 0 ? now + STALL_RECHECK_MS : null;
+  const candidates = [slots.next, recheck, ...upcoming].filter((at): at is number => at !== null);
   return {
     heartbeatSlot: quiet ? null : slots.due,
     stalled,

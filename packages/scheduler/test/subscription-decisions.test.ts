@@ -273,6 +273,51 @@ describe("R-DLV-01: the event message", () => {
     );
   });
 
+  it("R-PAIR-04: what a paired relay kept while the link was down reads as one line marked replayed", () => {
+    const fromBox = (event: OutboxEvent, replayed: boolean) =>
+      ({
+        ...event,
+        relay: "build-box",
+        subscription_id: "sub_m",
+        ...(replayed ? { replayed: true } : {}),
+      }) as OutboxEvent;
+    const error: OutboxEvent = {
+      kind: "error",
+      id: "evt_e",
+      at: "2026-10-20T10:01:00.000Z",
+      session: "ses_b",
+      title: "Nightly deploy",
+      message: "exit 1",
+    };
+    const restored: OutboxEvent = {
+      kind: "link_restored",
+      id: "evt_r",
+      at: "2026-10-20T10:02:00.000Z",
+      relay: "build-box",
+      subscription_id: "sub_m",
+      session: null,
+      title: null,
+      replayed: 2,
+      held: 0,
+    };
+    const text = eventMessage([
+      {
+        events: [
+          fromBox(turnEnd("ses_a", "Rolled back."), true),
+          fromBox(error, true),
+          fromBox(turnEnd("ses_a", "Live again."), false),
+          restored,
+        ],
+      },
+    ]);
+    expect(text.split("\n")).toEqual([
+      EVENT_MESSAGE_HEADER,
+      '[relay event] build-box · replayed 2 events (subscription sub_m): session "Review: server/" (ses_a): turn_end (done) "Rolled back." | session "Nightly deploy" (ses_b): error "exit 1"',
+      '[relay event] build-box · session "Review: server/" (ses_a): turn_end (done) "Live again."',
+      "[relay event] link_restored (subscription sub_m): 2 replayed, 0 held",
+    ]);
+  });
+
   it("lines are one line each, whatever the text holds", () => {
     expect(eventLine(turnEnd("ses_a", "two\nlines"))).toBe(
       'session "Review: server/" (ses_a): turn_end (done) "two lines"',
@@ -283,25 +328,42 @@ describe("R-DLV-01: the event message", () => {
 describe("GAP-13/14: heartbeats and stall checks", () => {
   it("a heartbeat every N minutes from creation, none inside quiet hours (R-FEW-10)", () => {
     const beating = subscription({ heartbeatMinutes: 60, events: ["turn_end"] });
-    expect(planTick(beating, [], new Set(), T0 + 60 * MIN)).toEqual({
+    expect(planTick(beating, [], T0 + 60 * MIN)).toEqual({
       heartbeatSlot: T0 + 60 * MIN,
       stalled: [],
       nextTickAt: T0 + 120 * MIN,
     });
     const quiet = { ...beating, quietHours: { from: "09:00", to: "18:00", tz: "UTC" } };
-    expect(planTick(quiet, [], new Set(), T0 + 60 * MIN).heartbeatSlot).toBeNull();
+    expect(planTick(quiet, [], T0 + 60 * MIN).heartbeatSlot).toBeNull();
   });
 
   it("a running turn is stalled after stalled_minutes, and the next tick comes when the next one would be", () => {
     const work = [
-      { id: "turn_1", sessionId: "ses_a", startedAt: T0 },
-      { id: "turn_2", sessionId: "ses_b", startedAt: T0 + 10 * MIN },
+      { id: "turn_1", sessionId: "ses_a", startedAt: T0, lastOutputAt: null },
+      { id: "turn_2", sessionId: "ses_b", startedAt: T0 + 10 * MIN, lastOutputAt: null },
     ];
-    const plan = planTick(subscription(), work, new Set(), T0 + 15 * MIN);
-    expect(plan.stalled.map((w) => w.id)).toEqual(["turn_1"]);
-    expect(plan.nextTickAt).toBe(T0 + 25 * MIN);
-    expect(planTick(subscription({ events: ["turn_end"] }), work, new Set(), T0 + 15 * MIN).stalled).toEqual(
-      [],
-    );
+    const plan = planTick(subscription(), work, T0 + 15 * MIN);
+    expect(plan.stalled).toEqual([{ ...work[0], silentSince: T0 }]);
+    // turn_1 is looked at again in a minute; turn_2 stalls at +25.
+    expect(plan.nextTickAt).toBe(T0 + 16 * MIN);
+    expect(planTick(subscription(), work.slice(1), T0 + 15 * MIN).nextTickAt).toBe(T0 + 25 * MIN);
+    expect(planTick(subscription({ events: ["turn_end"] }), work, T0 + 15 * MIN)).toEqual({
+      heartbeatSlot: null,
+      stalled: [],
+      nextTickAt: null,
+    });
+  });
+
+  it("GAP-13: output restarts the stall clock; a second silence as long is a second stall", () => {
+    const talking = { id: "turn_1", sessionId: "ses_a", startedAt: T0, lastOutputAt: T0 + 12 * MIN };
+    const plan = planTick(subscription(), [talking], T0 + 15 * MIN);
+    expect(plan.stalled).toEqual([]);
+    expect(plan.nextTickAt).toBe(T0 + 27 * MIN);
+    expect(planTick(subscription(), [talking], T0 + 27 * MIN).stalled).toEqual([
+      { ...talking, silentSince: T0 + 12 * MIN },
+    ]);
+    // Output before the turn's start (a clock step) does not move the clock back.
+    const early = { ...talking, lastOutputAt: T0 - MIN };
+    expect(planTick(subscription(), [early], T0 + 15 * MIN).stalled).toEqual([{ ...early, silentSince: T0 }]);
   });
 });

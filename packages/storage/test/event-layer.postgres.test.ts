@@ -116,7 +116,7 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
             }
             await both.opened;
             const ids = claimed.map((d) => d.id);
-            await tx.deliveries.markSent({ ids, messageId: `msg_${round}`, at: T0 + 100 });
+            await tx.deliveries.markSent({ messages: [{ messageId: `msg_${round}`, ids }], at: T0 + 100 });
             return claimed;
           });
         const [first, second] = await Promise.all([claim(a()), claim(b())]);
@@ -148,7 +148,10 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
         const deliveries = await tx.deliveries.claimDueDeliveries({ now: T0, watchers: 1 });
         claimed.open();
         await held.opened;
-        await tx.deliveries.markSent({ ids: deliveries.map((d) => d.id), messageId: "msg_1", at: T0 });
+        await tx.deliveries.markSent({
+          messages: [{ messageId: "msg_1", ids: deliveries.map((d) => d.id) }],
+          at: T0,
+        });
         return deliveries;
       });
       await claimed.opened;

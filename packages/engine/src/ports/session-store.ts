@@ -154,6 +154,8 @@ export interface TurnRecord {
   readonly queuedAt: number;
   readonly startedAt: number | null;
   readonly endedAt: number | null;
+  /** When the running turn last produced output, as marked (GAP-13: what `stalled` measures from). */
+  readonly lastOutputAt: number | null;
 }
 
 export interface NewTurn {
@@ -191,6 +193,8 @@ export interface SessionStore {
   createSession(input: NewSession): Promise<SessionRecord>;
   /** `null` for an unknown or deleted session; archived sessions are returned. */
   getSession(id: string): Promise<SessionRecord | null>;
+  /** The sessions of `ids` that exist and are not deleted (archived ones included), in no set order. */
+  getSessions(ids: readonly string[]): Promise<SessionRecord[]>;
   /** Most recent activity first. */
   listSessions(options?: ListSessionsOptions): Promise<SessionListItem[]>;
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord | null>;
@@ -201,10 +205,16 @@ export interface SessionStore {
 
   /** Also moves the session's (and its group's) last activity forward to `createdAt`. */
   appendMessage(input: NewMessage): Promise<MessageRecord>;
+  /** appendMessage for several messages at once (one per watcher of a dispatcher pass), in order. */
+  appendMessages(inputs: readonly NewMessage[]): Promise<MessageRecord[]>;
   /** The last `last` messages (all when omitted), oldest first. */
   listMessages(sessionId: string, options?: { readonly last?: number }): Promise<MessageRecord[]>;
 
   enqueueTurn(input: NewTurn): Promise<TurnRecord>;
+  /** A running turn produced output at `at`: its lastOutputAt moves forward to it, never back. */
+  markTurnOutput(input: { readonly id: string; readonly at: number }): Promise<void>;
+  /** enqueueTurn for several turns at once, in order. */
+  enqueueTurns(inputs: readonly NewTurn[]): Promise<TurnRecord[]>;
   getTurn(id: string): Promise<TurnRecord | null>;
   /**
    * Starts the oldest queued turn of the session, unless one is already running there: at most

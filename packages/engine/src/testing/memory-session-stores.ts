@@ -5,6 +5,7 @@ import type {
   ConversationRef,
   MessageRecord,
   NewMessage,
+  NewTurn,
   SessionRecord,
   SessionStore,
   TurnRecord,
@@ -119,6 +120,12 @@ export function createMemorySessionStores(): {
       const session = liveSession(id);
       return session ? publicSession(session) : null;
     },
+    async getSessions(ids) {
+      return [...new Set(ids)].flatMap((id) => {
+        const session = liveSession(id);
+        return session ? [publicSession(session)] : [];
+      });
+    },
     async listSessions({ scope = "active", groupId, limit } = {}) {
       const listed = [...sessions.values()]
         .filter(
@@ -150,27 +157,25 @@ export function createMemorySessionStores(): {
     async appendMessage(input) {
       return appendMessage(input);
     },
+    async appendMessages(inputs) {
+      return inputs.map(appendMessage);
+    },
     async listMessages(sessionId, { last } = {}) {
       const all = messages.filter((m) => m.sessionId === sessionId);
       return last === undefined ? all : all.slice(Math.max(0, all.length - last));
     },
 
     async enqueueTurn(input) {
-      const turn: TurnRecord = {
-        id: input.id,
-        sessionId: input.sessionId,
-        status: "queued",
-        runner: null,
-        promptMessageId: input.promptMessageId ?? null,
-        origin: input.origin,
-        reply: null,
-        error: null,
-        queuedAt: input.queuedAt,
-        startedAt: null,
-        endedAt: null,
-      };
-      turns.set(turn.id, turn);
-      return turn;
+      return enqueueTurn(input);
+    },
+    async enqueueTurns(inputs) {
+      return inputs.map(enqueueTurn);
+    },
+    async markTurnOutput({ id, at }) {
+      const turn = turns.get(id);
+      if (turn?.status === "running") {
+        turns.set(id, { ...turn, lastOutputAt: Math.max(turn.lastOutputAt ?? at, at) });
+      }
     },
     async getTurn(id) {
       return turns.get(id) ?? null;
@@ -314,6 +319,25 @@ export function createMemorySessionStores(): {
     async deleteGroupIfEmpty({ id, at }) {
       return deleteIfEmpty(id, at);
     },
+  };
+
+  const enqueueTurn = (input: NewTurn): TurnRecord => {
+    const turn: TurnRecord = {
+      id: input.id,
+      sessionId: input.sessionId,
+      status: "queued",
+      runner: null,
+      promptMessageId: input.promptMessageId ?? null,
+      origin: input.origin,
+      reply: null,
+      error: null,
+      queuedAt: input.queuedAt,
+      startedAt: null,
+      endedAt: null,
+      lastOutputAt: null,
+    };
+    turns.set(turn.id, turn);
+    return turn;
   };
 
   const appendMessage = (input: NewMessage): MessageRecord => {

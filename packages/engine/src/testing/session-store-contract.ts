@@ -136,6 +136,17 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
         expect(ids(await store().listSessions())).toEqual(["ses_1"]);
       });
 
+      it("reads several sessions at once: archived ones included, deleted and unknown ones left out", async () => {
+        const one = await store().createSession(newSession("ses_1"));
+        await store().createSession(newSession("ses_2"));
+        await store().createSession(newSession("ses_3"));
+        const archived = await store().archiveSession({ id: "ses_2", at: T0 + 10 });
+        await store().deleteSession({ id: "ses_3", at: T0 + 10 });
+        const read = await store().getSessions(["ses_2", "ses_3", "ses_missing", "ses_1", "ses_1"]);
+        expect([...read].sort((a, b) => a.id.localeCompare(b.id))).toEqual([one, archived]);
+        expect(await store().getSessions([])).toEqual([]);
+      });
+
       it("treats a deleted session as gone", async () => {
         await store().createSession(newSession("ses_1"));
         expect(await store().deleteSession({ id: "ses_1", at: T0 + 1000 })).toBe(true);
@@ -169,6 +180,31 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
         const messages = await store().listMessages("ses_1");
         expect(ids(messages)).toEqual(["msg_b", "msg_a", "msg_c"]);
         expect(messages[1]).toMatchObject({ role: "assistant", turnId: "trn_1", provenance: null });
+      });
+
+      it("appends several messages at once, in order, moving each session's last activity to its latest", async () => {
+        await store().createSession(newSession("ses_1", { createdAt: T0 + 1000 }));
+        await store().createSession(newSession("ses_2", { createdAt: T0 + 9000 }));
+        const appended = await store().appendMessages([
+          newMessage("msg_b", "ses_1", { role: "relay", createdAt: T0 + 5000 }),
+          newMessage("msg_a", "ses_2", { role: "relay", turnId: "trn_1", createdAt: T0 + 3000 }),
+          newMessage("msg_c", "ses_1", { role: "relay", text: "second", createdAt: T0 + 4000 }),
+        ]);
+        expect(ids(appended)).toEqual(["msg_b", "msg_a", "msg_c"]);
+        expect(appended[1]).toEqual({
+          id: "msg_a",
+          sessionId: "ses_2",
+          turnId: "trn_1",
+          role: "relay",
+          text: expect.any(String),
+          provenance: null,
+          createdAt: T0 + 3000,
+        });
+        expect(ids(await store().listMessages("ses_1"))).toEqual(["msg_b", "msg_c"]);
+        expect((await store().getSession("ses_1"))?.lastActivityAt).toBe(T0 + 5000);
+        // Never back: ses_2 was active later than its message.
+        expect((await store().getSession("ses_2"))?.lastActivityAt).toBe(T0 + 9000);
+        expect(await store().appendMessages([])).toEqual([]);
       });
 
       it("lists the last N messages, oldest first", async () => {
@@ -219,9 +255,34 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
           queuedAt: T0 + 10,
           startedAt: null,
           endedAt: null,
+          lastOutputAt: null,
         });
         expect(await store().getTurn("trn_1")).toEqual(turn);
         expect(await store().getTurn("trn_missing")).toBeNull();
+      });
+
+      it("enqueues several turns at once, in order, each claimed in its session's queue", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().createSession(newSession("ses_2"));
+        await store().enqueueTurn(newTurn("trn_0", "ses_1", { queuedAt: T0 }));
+        const queued = await store().enqueueTurns([
+          newTurn("trn_2", "ses_2", { origin: { kind: "event" }, queuedAt: T0 + 1 }),
+          newTurn("trn_1", "ses_1", {
+            promptMessageId: "msg_1",
+            origin: { kind: "event" },
+            queuedAt: T0 + 1,
+          }),
+        ]);
+        expect(ids(queued)).toEqual(["trn_2", "trn_1"]);
+        expect(queued[1]).toMatchObject({
+          status: "queued",
+          promptMessageId: "msg_1",
+          origin: { kind: "event" },
+        });
+        expect(await store().getTurn("trn_2")).toEqual(queued[0]);
+        expect(await store().enqueueTurns([])).toEqual([]);
+        const first = await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 2 });
+        expect(first?.id).toBe("trn_0");
       });
 
       it("claims queued turns one at a time, in queue order", async () => {
@@ -265,6 +326,24 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
           "queued",
           "queued",
         ]);
+      });
+
+      it("GAP-13: marks a running turn's output, moving forward only, and only while it runs", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await store().markTurnOutput({ id: "trn_1", at: T0 + 50 });
+        expect((await store().getTurn("trn_1"))?.lastOutputAt).toBeNull();
+        await store().claimNextTurn({ sessionId: "ses_1", now: T0 + 100 });
+        expect((await store().getTurn("trn_1"))?.lastOutputAt).toBeNull();
+        await store().markTurnOutput({ id: "trn_1", at: T0 + 30_000 });
+        expect((await store().getTurn("trn_1"))?.lastOutputAt).toBe(T0 + 30_000);
+        await store().markTurnOutput({ id: "trn_1", at: T0 + 20_000 });
+        expect((await store().getTurn("trn_1"))?.lastOutputAt).toBe(T0 + 30_000);
+        expect((await store().listActiveTurns())[0]?.lastOutputAt).toBe(T0 + 30_000);
+        await store().finishTurn({ turnId: "trn_1", status: "done", reply: "ok", endedAt: T0 + 40_000 });
+        await store().markTurnOutput({ id: "trn_1", at: T0 + 60_000 });
+        expect((await store().getTurn("trn_1"))?.lastOutputAt).toBe(T0 + 30_000);
+        await store().markTurnOutput({ id: "trn_missing", at: T0 });
       });
 
       it("finishes a turn once, with its reply or error", async () => {

@@ -2,13 +2,13 @@ import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
 import type { EngineStores } from "../engine";
 import { errorMessage } from "../runtime/runtime-context";
 import { routeEvent } from "./routing";
-import { type Sent, sendToWatcher } from "./sending";
+import { type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
 import { runDueTicks } from "./ticks";
 
 /** Outbox rows routed per transaction, and watchers sent to per transaction. */
 const ROUTED_PER_PASS = 200;
-const WATCHERS_PER_PASS = 20;
+const WATCHERS_PER_PASS = 200;
 /** With other processes on the stores, how often to look for their work besides the LISTEN hint (DESIGN §9). */
 export const SHARED_POLL_MS = 1_000;
 /** After a failed pass (the database away), when to try again. */
@@ -76,20 +76,13 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     const more = await stores.transaction(async (tx) => {
       const now = clock.now();
       const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
-      const watchers = [...new Set(due.map((row) => row.watcher))];
-      // The watchers are independent: their statements go out together on the transaction's
-      // connection instead of one round trip after another.
-      const results = await Promise.all(
-        watchers.map((watcher) =>
-          sendToWatcher(
-            { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
-            watcher,
-            due.filter((row) => row.watcher === watcher),
-          ),
-        ),
+      sent.push(
+        ...(await sendToWatchers(
+          { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
+          due,
+        )),
       );
-      sent.push(...results.filter((result) => result !== null));
-      return watchers.length === WATCHERS_PER_PASS;
+      return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_PASS;
     });
     for (const result of sent) {
       if (result.startsTurn) {
@@ -139,9 +132,18 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
 
   const pass = async () => {
     await routeAndSend();
-    // Ticks append events (heartbeats, stalls, all_idle) that the next routing takes.
-    while ((await runDueTicks(stores, clock.now())) && !closed) {}
-    await routeAndSend();
+    // Ticks append events (heartbeats, stalls) that another routing takes, when they made any.
+    let appended = false;
+    for (;;) {
+      const ticked = await runDueTicks(stores, clock.now());
+      appended ||= ticked.appended;
+      if (!ticked.more || closed) {
+        break;
+      }
+    }
+    if (appended) {
+      await routeAndSend();
+    }
     await arm();
   };
 

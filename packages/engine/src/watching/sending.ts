@@ -5,9 +5,11 @@ import {
   eventMessage,
   type MessageSection,
   type SubscriptionRecord,
+  type WakeupRecord,
 } from "@oar/scheduler";
 import type { OutboxEvent } from "@oar/schema";
 import type { EngineStores } from "../engine";
+import type { NewMessage, NewTurn, SessionRecord } from "../ports/session-store";
 
 const HOUR_MS = 3_600_000;
 /**
@@ -112,89 +114,168 @@ async function withoutEchoes(
   return kept;
 }
 
+/** What a pass writes for the watchers it sends to, gathered to be written in a few statements. */
+interface Outgoing {
+  readonly messages: NewMessage[];
+  readonly turns: NewTurn[];
+  readonly marks: { readonly messageId: string; readonly ids: readonly string[] }[];
+  readonly wakeups: WakeupRecord[];
+  readonly digested: Set<string>;
+  readonly sent: Sent[];
+}
+
+/** What the pass read for every watcher at once. */
+interface PassReads {
+  readonly sessions: ReadonlyMap<string, SessionRecord>;
+  readonly events: ReadonlyMap<string, OutboxEvent>;
+  readonly wakeups: ReadonlyMap<string, WakeupRecord[]>;
+}
+
 /**
- * Sends one watcher's due deliveries as one message (R-DLV-01, R-DLV-04), inside the caller's
- * transaction: the message, its turn and the deliveries marked sent commit together, so a crash
- * before the commit leaves them pending and nothing is sent twice. Returns null when nothing went.
+ * One watcher's share of the pass: drops what its archived session can no longer take, sorts out
+ * echoes, holds past the hourly cap, and otherwise adds its one message (R-DLV-01, R-DLV-04) to
+ * `out`. Returns the deliveries it keeps, whose subscriptions the message needs.
  */
-export async function sendToWatcher(
+async function prepareWatcher(
   ctx: SendingContext,
   watcher: string,
   due: readonly DeliveryRecord[],
-): Promise<Sent | null> {
-  const { stores, now } = ctx;
-  // Independent reads go out together: on Postgres they share the transaction's round trips.
-  const [session, records, wakeups] = await Promise.all([
-    stores.sessions.getSession(watcher),
-    stores.events.getEvents(due.map((row) => row.eventId)),
-    stores.deliveries.listWakeups({ watcher, since: now - HOUR_MS }),
-  ]);
-  if (session === null || session.archivedAt !== null) {
+  reads: PassReads,
+  dropped: string[],
+): Promise<DeliveryRecord[]> {
+  const session = reads.sessions.get(watcher);
+  if (session === undefined || session.archivedAt !== null) {
     // Its subscriptions ended with it (R-SLIFE-02 (b)); what was on its way goes nowhere.
-    await stores.deliveries.markDropped({ ids: due.map((row) => row.id), at: now });
-    return null;
+    dropped.push(...due.map((row) => row.id));
+    return [];
   }
-  const events = new Map(records.map((record) => [record.id, record.event]));
-  const kept = await withoutEchoes(ctx, watcher, due, events);
+  const kept = await withoutEchoes(ctx, watcher, due, reads.events);
   if (kept.length === 0) {
-    return null;
+    return [];
   }
   const urgent = kept.some((row) => row.reason === "urgent");
   const capDue = kept.some((row) => row.reason === "cap");
   if (!urgent && !capDue) {
-    const hold = capHoldUntil(wakeups, now);
+    const hold = capHoldUntil(reads.wakeups.get(watcher) ?? [], ctx.now);
     if (hold !== null) {
       // R-DLV-05: past the hourly cap, the rest waits for the cap's next digest.
-      await stores.deliveries.postpone({ ids: kept.map((row) => row.id), dueAt: hold, reason: "cap" });
-      return null;
+      await ctx.stores.deliveries.postpone({ ids: kept.map((row) => row.id), dueAt: hold, reason: "cap" });
+      return [];
     }
   }
-  const subscriptionIds = [...new Set(kept.map((row) => row.subscriptionId).filter((id) => id !== null))];
-  const subscriptions = new Map<string, SubscriptionRecord>();
-  for (const subscription of await Promise.all(
-    subscriptionIds.map((id) => stores.subscriptions.getSubscription(id)),
-  )) {
-    if (subscription) {
-      subscriptions.set(subscription.id, subscription);
-    }
-  }
-  const sections = sectionsOf(kept, events, subscriptions);
+  return kept;
+}
+
+function addMessage(
+  ctx: SendingContext,
+  out: Outgoing,
+  session: SessionRecord,
+  kept: readonly DeliveryRecord[],
+  events: ReadonlyMap<string, OutboxEvent>,
+  subscriptions: ReadonlyMap<string, SubscriptionRecord>,
+): void {
+  const watcher = session.id;
+  const urgent = kept.some((row) => row.reason === "urgent");
+  const capDue = kept.some((row) => row.reason === "cap");
   const messageId = ctx.ids.next("message");
   const startsTurn = !ctx.drivenFromOutside(session.provider);
   const turnId = startsTurn ? ctx.ids.next("turn") : null;
-  // Issued together, in this order: one connection runs them in turn, without a round trip each.
-  const digested = new Set(
-    kept
-      .filter((row) => row.reason === "digest" && row.subscriptionId !== null)
-      .map((row) => row.subscriptionId as string),
-  );
-  await Promise.all([
-    stores.sessions.appendMessage({
-      id: messageId,
-      sessionId: watcher,
-      turnId,
-      role: "relay",
-      text: eventMessage(sections),
-      createdAt: now,
-    }),
+  out.messages.push({
+    id: messageId,
+    sessionId: watcher,
+    turnId,
+    role: "relay",
+    text: eventMessage(sectionsOf(kept, events, subscriptions)),
+    createdAt: ctx.now,
+  });
+  if (turnId !== null) {
     // GAP-15: a watcher mid-turn gets it as its next turn, once the current one ends.
-    turnId === null
-      ? undefined
-      : stores.sessions.enqueueTurn({
-          id: turnId,
-          sessionId: watcher,
-          promptMessageId: messageId,
-          origin: { kind: "event" },
-          queuedAt: now,
-        }),
-    stores.deliveries.markSent({ ids: kept.map((row) => row.id), messageId, at: now }),
-    stores.deliveries.recordWakeup({
-      messageId,
-      watcher,
-      at: now,
-      kind: urgent ? "urgent" : capDue ? "cap" : "batch",
-    }),
-    ...[...digested].map((id) => stores.subscriptions.setTiming(id, { lastDigestAt: now })),
+    out.turns.push({
+      id: turnId,
+      sessionId: watcher,
+      promptMessageId: messageId,
+      origin: { kind: "event" },
+      queuedAt: ctx.now,
+    });
+  }
+  out.marks.push({ messageId, ids: kept.map((row) => row.id) });
+  out.wakeups.push({ messageId, watcher, at: ctx.now, kind: urgent ? "urgent" : capDue ? "cap" : "batch" });
+  for (const row of kept) {
+    if (row.reason === "digest" && row.subscriptionId !== null) {
+      out.digested.add(row.subscriptionId);
+    }
+  }
+  out.sent.push({ watcher, messageId, startsTurn });
+}
+
+/**
+ * Sends the due deliveries of the claimed watchers, one message each, inside the caller's
+ * transaction: the messages, their turns and the deliveries marked sent commit together, so a
+ * crash before the commit leaves them pending and nothing is sent twice. The reads and writes are
+ * set-wise — a fixed number of statements however many watchers — so an event that wakes a
+ * hundred watchers reaches them in one short transaction.
+ */
+export async function sendToWatchers(ctx: SendingContext, due: readonly DeliveryRecord[]): Promise<Sent[]> {
+  const { stores, now } = ctx;
+  const byWatcher = new Map<string, DeliveryRecord[]>();
+  for (const row of due) {
+    byWatcher.set(row.watcher, [...(byWatcher.get(row.watcher) ?? []), row]);
+  }
+  const watchers = [...byWatcher.keys()];
+  if (watchers.length === 0) {
+    return [];
+  }
+  const [sessions, records, wakeups] = await Promise.all([
+    stores.sessions.getSessions(watchers),
+    stores.events.getEvents([...new Set(due.map((row) => row.eventId))]),
+    stores.deliveries.listWakeups({ watchers, since: now - HOUR_MS }),
   ]);
-  return { watcher, messageId, startsTurn };
+  const reads: PassReads = {
+    sessions: new Map(sessions.map((session) => [session.id, session])),
+    events: new Map(records.map((record) => [record.id, record.event])),
+    wakeups: groupBy(wakeups, (wakeup) => wakeup.watcher),
+  };
+  const dropped: string[] = [];
+  const kept = await Promise.all(
+    watchers.map(async (watcher) => ({
+      watcher,
+      rows: await prepareWatcher(ctx, watcher, byWatcher.get(watcher) ?? [], reads, dropped),
+    })),
+  );
+  const subscriptionIds = new Set(
+    kept.flatMap(({ rows }) => rows.map((row) => row.subscriptionId).filter((id) => id !== null)),
+  );
+  const subscriptions = new Map(
+    (await stores.subscriptions.getSubscriptions([...subscriptionIds])).map((s) => [s.id, s]),
+  );
+  const out: Outgoing = { messages: [], turns: [], marks: [], wakeups: [], digested: new Set(), sent: [] };
+  for (const { watcher, rows } of kept) {
+    const session = reads.sessions.get(watcher);
+    if (session !== undefined && rows.length > 0) {
+      addMessage(ctx, out, session, rows, reads.events, subscriptions);
+    }
+  }
+  // Issued together: one connection runs them in turn, without a round trip each.
+  await Promise.all([
+    stores.deliveries.markDropped({ ids: dropped, at: now }),
+    stores.sessions.appendMessages(out.messages),
+    stores.sessions.enqueueTurns(out.turns),
+    stores.deliveries.markSent({ messages: out.marks, at: now }),
+    stores.deliveries.recordWakeups(out.wakeups),
+    ...[...out.digested].map((id) => stores.subscriptions.setTiming(id, { lastDigestAt: now })),
+  ]);
+  return out.sent;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list) {
+      list.push(item);
+    } else {
+      groups.set(key(item), [item]);
+    }
+  }
+  return groups;
 }

@@ -67,9 +67,9 @@ export interface DeliveryStore {
    * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.
    */
   claimDueDeliveries(input: { readonly now: number; readonly watchers: number }): Promise<DeliveryRecord[]>;
+  /** Marks each message's deliveries sent with it: one call for every watcher a pass sends to. */
   markSent(input: {
-    readonly ids: readonly string[];
-    readonly messageId: string;
+    readonly messages: readonly { readonly messageId: string; readonly ids: readonly string[] }[];
     readonly at: number;
   }): Promise<void>;
   markDropped(input: { readonly ids: readonly string[]; readonly at: number }): Promise<void>;
@@ -86,9 +86,13 @@ export interface DeliveryStore {
   /** Pending deliveries of `watcher` (its held events move with its subscriptions, §31). */
   moveWatcher(input: { readonly from: string; readonly to: string }): Promise<void>;
 
-  recordWakeup(wakeup: WakeupRecord): Promise<void>;
-  /** The watcher's wake-ups at or after `since`, oldest first. */
-  listWakeups(input: { readonly watcher: string; readonly since: number }): Promise<WakeupRecord[]>;
+  /** Stores the wake-ups; one whose message is already stored is skipped. */
+  recordWakeups(wakeups: readonly WakeupRecord[]): Promise<void>;
+  /** The watchers' wake-ups at or after `since`, oldest first. */
+  listWakeups(input: {
+    readonly watchers: readonly string[];
+    readonly since: number;
+  }): Promise<WakeupRecord[]>;
 
   /** R-ECHO-01: the conversation that prompted a turn got its finished reply through send or wait. */
   recordCollectedReply(input: {

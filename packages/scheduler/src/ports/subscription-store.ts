@@ -66,6 +66,8 @@ export type NewSubscription = Omit<
 export interface SubscriptionStore {
   createSubscription(input: NewSubscription): Promise<SubscriptionRecord>;
   getSubscription(id: string): Promise<SubscriptionRecord | null>;
+  /** The subscriptions of `ids` that exist, ended ones included, in no set order. */
+  getSubscriptions(ids: readonly string[]): Promise<SubscriptionRecord[]>;
   /** The watcher's active subscriptions and those that ended at or after `endedSince`, oldest first. */
   listSubscriptions(options: {
     readonly watcher: string;
@@ -99,6 +101,8 @@ export interface SubscriptionStore {
    * UPDATE SKIP LOCKED: another process's claim is skipped, never waited for).
    */
   claimDueTicks(input: { readonly now: number; readonly limit: number }): Promise<SubscriptionRecord[]>;
+  /** Moves the active subscriptions' next tick earlier, to `at`; one already due sooner keeps its time. */
+  advanceTicks(input: { readonly ids: readonly string[]; readonly at: number }): Promise<void>;
   setTiming(
     id: string,
     timing: { readonly lastDigestAt?: number | null; readonly nextTickAt?: number | null },

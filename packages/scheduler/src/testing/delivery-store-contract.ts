@@ -104,7 +104,7 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
 
       it("keeps a sent or dropped delivery's (watcher, event): it is never stored again", async () => {
         await store().addDeliveries([newDelivery("dlv_1"), newDelivery("dlv_2", { eventSeq: 2 })]);
-        await store().markSent({ ids: ["dlv_1"], messageId: "msg_1", at: T0 + MINUTE });
+        await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_1"] }], at: T0 + MINUTE });
         await store().markDropped({ ids: ["dlv_2"], at: T0 + MINUTE });
         await store().addDeliveries([
           newDelivery("dlv_1_again"),
@@ -136,7 +136,10 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           ]),
         );
         expect(await store().openWindowEnds([])).toEqual(new Map());
-        await store().markSent({ ids: ["dlv_1", "dlv_2"], messageId: "msg_1", at: T0 + 30 * SECOND });
+        await store().markSent({
+          messages: [{ messageId: "msg_1", ids: ["dlv_1", "dlv_2"] }],
+          at: T0 + 30 * SECOND,
+        });
         expect(await windowEnd("ses_w")).toBeNull();
       });
 
@@ -165,7 +168,7 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           newDelivery("dlv_w_later", { watcher: "ses_w", eventSeq: 4, dueAt: T0 + MINUTE }),
           newDelivery("dlv_sent", { watcher: "ses_w", eventSeq: 6, dueAt: T0 }),
         ]);
-        await store().markSent({ ids: ["dlv_sent"], messageId: "msg_1", at: T0 });
+        await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_sent"] }], at: T0 });
         expect(ids(await claimAll(T0 + SECOND))).toEqual(["dlv_v2", "dlv_v5", "dlv_w1", "dlv_w3"]);
         expect(ids(await claimAll(T0))).toEqual(["dlv_v5", "dlv_w3"]);
         expect(await claimAll(T0 - 1)).toEqual([]);
@@ -198,7 +201,10 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           expect(watchers).toHaveLength(round === 1 ? 2 : 1);
           for (const watcher of watchers) {
             expect(claimed[watcher]).toEqual(expected[watcher]);
-            await store().markSent({ ids: claimed[watcher] ?? [], messageId: `msg_${watcher}`, at: T0 });
+            await store().markSent({
+              messages: [{ messageId: `msg_${watcher}`, ids: claimed[watcher] ?? [] }],
+              at: T0,
+            });
           }
           seen.push(...watchers);
         }
@@ -215,14 +221,37 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           newDelivery("dlv_2", { eventSeq: 2 }),
           newDelivery("dlv_3", { eventSeq: 3 }),
         ]);
-        await store().markSent({ ids: ["dlv_1", "dlv_missing"], messageId: "msg_1", at: T0 + MINUTE });
+        await store().markSent({
+          messages: [{ messageId: "msg_1", ids: ["dlv_1", "dlv_missing"] }],
+          at: T0 + MINUTE,
+        });
         await store().markDropped({ ids: ["dlv_2"], at: T0 + MINUTE });
         expect(ids(await claimAll())).toEqual(["dlv_3"]);
         // Neither a late drop nor a postponement brings a sent delivery back.
         await store().markDropped({ ids: ["dlv_1"], at: T0 + 2 * MINUTE });
         await store().postpone({ ids: ["dlv_1", "dlv_2"], dueAt: T0, reason: "cap" });
-        await store().markSent({ ids: [], messageId: "msg_2", at: T0 });
+        await store().markSent({ messages: [{ messageId: "msg_2", ids: [] }], at: T0 });
         expect(ids(await claimAll())).toEqual(["dlv_3"]);
+      });
+
+      it("marks each message's deliveries sent with it, for several watchers in one call", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_a1", { watcher: "ses_a", eventSeq: 1 }),
+          newDelivery("dlv_a2", { watcher: "ses_a", eventSeq: 2 }),
+          newDelivery("dlv_b1", { watcher: "ses_b", eventSeq: 1 }),
+          newDelivery("dlv_c1", { watcher: "ses_c", eventSeq: 1 }),
+        ]);
+        await store().markSent({
+          messages: [
+            { messageId: "msg_a", ids: ["dlv_a1", "dlv_a2"] },
+            { messageId: "msg_b", ids: ["dlv_b1"] },
+          ],
+          at: T0,
+        });
+        expect(ids(await claimAll())).toEqual(["dlv_c1"]);
+        await store().markSent({ messages: [], at: T0 });
+        await store().markSent({ messages: [{ messageId: "msg_c", ids: ["dlv_a1", "dlv_c1"] }], at: T0 });
+        expect(await claimAll()).toEqual([]);
       });
 
       it("postpones pending deliveries to a new due time and reason", async () => {
@@ -246,7 +275,7 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           newDelivery("dlv_3", { eventSeq: 3, dueAt: T0 }),
         ]);
         expect(await store().nextDeliveryDueAt()).toBe(T0);
-        await store().markSent({ ids: ["dlv_3"], messageId: "msg_1", at: T0 });
+        await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_3"] }], at: T0 });
         expect(await store().nextDeliveryDueAt()).toBe(T0 + MINUTE);
         await store().markDropped({ ids: ["dlv_1", "dlv_2"], at: T0 });
         expect(await store().nextDeliveryDueAt()).toBeNull();
@@ -280,7 +309,7 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         newDelivery("dlv_d3", { eventSeq: 1, watcher: "ses_x", subscriptionId: "sub_3", reason: "quiet" }),
         newDelivery("dlv_none", { eventSeq: 7, subscriptionId: null, reason: "cap" }),
       ]);
-      await store().markSent({ ids: ["dlv_sent"], messageId: "msg_1", at: T0 });
+      await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_sent"] }], at: T0 });
       const held = await store().heldBySubscriptions(["sub_2", "sub_1", "sub_idle"]);
       expect([...held].sort((a, b) => a.subscriptionId.localeCompare(b.subscriptionId))).toEqual([
         { subscriptionId: "sub_1", heldCount: 3, nextDeliveryAt: T0 + 8 * MINUTE },
@@ -297,7 +326,7 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         newDelivery("dlv_from_sent", { watcher: "ses_from", eventSeq: 4, dueAt: T0 }),
         newDelivery("dlv_to_3", { watcher: "ses_to", eventSeq: 3, dueAt: T0 + SECOND }),
       ]);
-      await store().markSent({ ids: ["dlv_from_sent"], messageId: "msg_1", at: T0 });
+      await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_from_sent"] }], at: T0 });
       await store().moveWatcher({ from: "ses_from", to: "ses_to" });
       await store().moveWatcher({ from: "ses_to", to: "ses_to" });
 
@@ -318,31 +347,36 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
     });
 
     describe("wake-ups", () => {
-      it("lists a watcher's wake-ups since a time, oldest first, each stored once", async () => {
-        await store().recordWakeup({
-          messageId: "msg_3",
-          watcher: "ses_w",
-          at: T0 + 3 * MINUTE,
-          kind: "cap",
-        });
-        await store().recordWakeup({ messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" });
-        await store().recordWakeup({
-          messageId: "msg_2",
-          watcher: "ses_w",
-          at: T0 + 2 * MINUTE,
-          kind: "urgent",
-        });
-        await store().recordWakeup({ messageId: "msg_0", watcher: "ses_w", at: T0, kind: "batch" });
-        await store().recordWakeup({ messageId: "msg_v", watcher: "ses_v", at: T0 + MINUTE, kind: "batch" });
-        await store().recordWakeup({ messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" });
+      it("lists the watchers' wake-ups since a time, oldest first, each stored once", async () => {
+        await store().recordWakeups([
+          { messageId: "msg_3", watcher: "ses_w", at: T0 + 3 * MINUTE, kind: "cap" },
+          { messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" },
+        ]);
+        await store().recordWakeups([
+          { messageId: "msg_2", watcher: "ses_w", at: T0 + 2 * MINUTE, kind: "urgent" },
+          { messageId: "msg_0", watcher: "ses_w", at: T0, kind: "batch" },
+          { messageId: "msg_v", watcher: "ses_v", at: T0 + 90 * SECOND, kind: "batch" },
+          { messageId: "msg_u", watcher: "ses_u", at: T0 + MINUTE, kind: "batch" },
+        ]);
+        // Stored again, in a call of its own or beside a new one: kept once, as first stored.
+        await store().recordWakeups([
+          { messageId: "msg_1", watcher: "ses_w", at: T0 + 5 * MINUTE, kind: "cap" },
+        ]);
+        await store().recordWakeups([]);
 
-        expect(await store().listWakeups({ watcher: "ses_w", since: T0 + MINUTE })).toEqual([
+        expect(await store().listWakeups({ watchers: ["ses_w"], since: T0 + MINUTE })).toEqual([
           { messageId: "msg_1", watcher: "ses_w", at: T0 + MINUTE, kind: "batch" },
           { messageId: "msg_2", watcher: "ses_w", at: T0 + 2 * MINUTE, kind: "urgent" },
           { messageId: "msg_3", watcher: "ses_w", at: T0 + 3 * MINUTE, kind: "cap" },
         ]);
-        expect(await store().listWakeups({ watcher: "ses_w", since: T0 + 4 * MINUTE })).toEqual([]);
-        expect(await store().listWakeups({ watcher: "ses_nobody", since: 0 })).toEqual([]);
+        expect(await store().listWakeups({ watchers: ["ses_v", "ses_w"], since: T0 + 90 * SECOND })).toEqual([
+          { messageId: "msg_v", watcher: "ses_v", at: T0 + 90 * SECOND, kind: "batch" },
+          { messageId: "msg_2", watcher: "ses_w", at: T0 + 2 * MINUTE, kind: "urgent" },
+          { messageId: "msg_3", watcher: "ses_w", at: T0 + 3 * MINUTE, kind: "cap" },
+        ]);
+        expect(await store().listWakeups({ watchers: ["ses_w"], since: T0 + 4 * MINUTE })).toEqual([]);
+        expect(await store().listWakeups({ watchers: ["ses_nobody"], since: 0 })).toEqual([]);
+        expect(await store().listWakeups({ watchers: [], since: 0 })).toEqual([]);
       });
     });
 
@@ -377,15 +411,15 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           expect(await tx.claimCursor()).toBe(5);
           await tx.setCursor(9);
           await tx.addDeliveries([newDelivery("dlv_lost", { eventSeq: 2, dueAt: T0 })]);
-          await tx.markSent({ ids: ["dlv_1"], messageId: "msg_lost", at: T0 });
-          await tx.recordWakeup({ messageId: "msg_lost", watcher: "ses_w", at: T0, kind: "batch" });
+          await tx.markSent({ messages: [{ messageId: "msg_lost", ids: ["dlv_1"] }], at: T0 });
+          await tx.recordWakeups([{ messageId: "msg_lost", watcher: "ses_w", at: T0, kind: "batch" }]);
           await tx.recordCollectedReply({ turnId: "trn_lost", sessionId: "ses_w", at: T0 });
           throw new Error("rolled back");
         }),
       ).rejects.toThrow("rolled back");
       expect(await store().claimCursor()).toBe(5);
       expect(ids(await claimAll())).toEqual(["dlv_1"]);
-      expect(await store().listWakeups({ watcher: "ses_w", since: 0 })).toEqual([]);
+      expect(await store().listWakeups({ watchers: ["ses_w"], since: 0 })).toEqual([]);
       expect(await store().collectedReplies({ sessionId: "ses_w", turnIds: ["trn_lost"] })).toEqual([]);
     });
   });

@@ -80,8 +80,10 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
         .filter((d) => claimed.has(d.watcher))
         .sort((a, b) => compareText(a.watcher, b.watcher) || a.eventSeq - b.eventSeq);
     },
-    async markSent({ ids, messageId }) {
-      update(ids, (d) => ({ ...d, status: "sent", messageId }));
+    async markSent({ messages }) {
+      for (const { ids, messageId } of messages) {
+        update(ids, (d) => ({ ...d, status: "sent", messageId }));
+      }
     },
     async markDropped({ ids }) {
       update(ids, (d) => ({ ...d, status: "dropped" }));
@@ -126,14 +128,17 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
       }
     },
 
-    async recordWakeup(wakeup) {
-      if (!wakeups.has(wakeup.messageId)) {
-        wakeups.set(wakeup.messageId, { ...wakeup });
+    async recordWakeups(records) {
+      for (const wakeup of records) {
+        if (!wakeups.has(wakeup.messageId)) {
+          wakeups.set(wakeup.messageId, { ...wakeup });
+        }
       }
     },
-    async listWakeups({ watcher, since }) {
+    async listWakeups({ watchers, since }) {
+      const wanted = new Set(watchers);
       return [...wakeups.values()]
-        .filter((w) => w.watcher === watcher && w.at >= since)
+        .filter((w) => wanted.has(w.watcher) && w.at >= since)
         .sort((a, b) => a.at - b.at || compareText(a.messageId, b.messageId));
     },
 

@@ -48,6 +48,9 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
     async getSubscription(id) {
       return subscriptions.get(id) ?? null;
     },
+    async getSubscriptions(ids) {
+      return [...new Set(ids)].flatMap((id) => subscriptions.get(id) ?? []);
+    },
     async listSubscriptions({ watcher, endedSince }) {
       return all().filter((s) => s.watcher === watcher && (s.endedAt === null || s.endedAt >= endedSince));
     },
@@ -103,6 +106,14 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         .filter((s) => s.nextTickAt !== null && s.nextTickAt <= now)
         .sort((a, b) => (a.nextTickAt ?? 0) - (b.nextTickAt ?? 0))
         .slice(0, Math.max(0, limit));
+    },
+    async advanceTicks({ ids, at }) {
+      for (const id of ids) {
+        const current = subscriptions.get(id);
+        if (current !== undefined && current.endedAt === null) {
+          subscriptions.set(id, { ...current, nextTickAt: Math.min(current.nextTickAt ?? at, at) });
+        }
+      }
     },
     async setTiming(id, timing) {
       const current = subscriptions.get(id);

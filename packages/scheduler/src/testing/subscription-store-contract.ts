@@ -85,6 +85,19 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       expect(await store().getSubscription("sub_missing")).toBeNull();
     });
 
+    it("reads several subscriptions at once, ended ones included, each once", async () => {
+      const one = await create("sub_1");
+      const two = await create("sub_2", { sessions: ["ses_9"] });
+      await create("sub_3");
+      await store().endSubscriptions({ ids: ["sub_2"], reason: "unsubscribed", at: T0 + 10 });
+      const read = await store().getSubscriptions(["sub_2", "sub_missing", "sub_1", "sub_2"]);
+      expect([...read].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        one,
+        { ...two, endedAt: T0 + 10, endReason: "unsubscribed" },
+      ]);
+      expect(await store().getSubscriptions([])).toEqual([]);
+    });
+
     it("§28: keeps a remote watcher's relay; mirrors are listed apart, never as watching a session here", async () => {
       const remote = await create("sub_remote", {
         watcher: "conv_far",
@@ -348,6 +361,25 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       expect(await store().getSubscription("sub_1")).toMatchObject({ lastDigestAt: null, nextTickAt: null });
       await store().setTiming("sub_missing", { nextTickAt: T0 });
       expect(await store().getSubscription("sub_missing")).toBeNull();
+    });
+
+    it("moves the active subscriptions' ticks earlier, never later, in one call", async () => {
+      await create("sub_late", { nextTickAt: T0 + 10 * MINUTE });
+      await create("sub_soon", { nextTickAt: T0 + MINUTE });
+      await create("sub_none");
+      await create("sub_ended", { nextTickAt: T0 + 10 * MINUTE });
+      await store().endSubscriptions({ ids: ["sub_ended"], reason: "unsubscribed", at: T0 });
+      await store().advanceTicks({
+        ids: ["sub_late", "sub_soon", "sub_none", "sub_ended", "sub_missing"],
+        at: T0 + 5 * MINUTE,
+      });
+      const tickOf = async (id: string) => (await store().getSubscription(id))?.nextTickAt;
+      expect(await tickOf("sub_late")).toBe(T0 + 5 * MINUTE);
+      expect(await tickOf("sub_soon")).toBe(T0 + MINUTE);
+      expect(await tickOf("sub_none")).toBe(T0 + 5 * MINUTE);
+      expect(await tickOf("sub_ended")).toBe(T0 + 10 * MINUTE);
+      await store().advanceTicks({ ids: [], at: T0 });
+      expect(await tickOf("sub_soon")).toBe(T0 + MINUTE);
     });
 
     it("gives the earliest tick of an active subscription, or null", async () => {

@@ -160,13 +160,18 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       return rows.map(toDeliveryRecord);
     },
 
-    async markSent({ ids, messageId, at }) {
-      if (ids.length > 0) {
-        await db
-          .update(deliveries)
-          .set({ status: "sent", messageId, settledAt: toDate(at) })
-          .where(pendingOf(ids));
+    async markSent({ messages, at }) {
+      const pairs = messages.flatMap(({ messageId, ids }) => ids.map((id) => sql`(${id}, ${messageId})`));
+      if (pairs.length === 0) {
+        return;
       }
+      // One statement for every watcher of a pass: each delivery takes its own message's id.
+      const sent = sql`(values ${sql.join(pairs, sql`, `)}) as sent(id, message_id)`;
+      await db
+        .update(deliveries)
+        .set({ status: "sent", messageId: sql`sent.message_id`, settledAt: toDate(at) })
+        .from(sent)
+        .where(and(eq(deliveries.id, sql`sent.id`), PENDING));
     },
 
     async markDropped({ ids, at }) {
@@ -251,23 +256,31 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       });
     },
 
-    async recordWakeup(wakeup) {
+    async recordWakeups(records) {
+      if (records.length === 0) {
+        return;
+      }
       await db
         .insert(wakeups)
-        .values({
-          messageId: wakeup.messageId,
-          watcher: wakeup.watcher,
-          at: toDate(wakeup.at),
-          kind: wakeup.kind,
-        })
+        .values(
+          records.map((wakeup) => ({
+            messageId: wakeup.messageId,
+            watcher: wakeup.watcher,
+            at: toDate(wakeup.at),
+            kind: wakeup.kind,
+          })),
+        )
         .onConflictDoNothing();
     },
 
-    async listWakeups({ watcher, since }) {
+    async listWakeups({ watchers, since }) {
+      if (watchers.length === 0) {
+        return [];
+      }
       const rows = await db
         .select()
         .from(wakeups)
-        .where(and(eq(wakeups.watcher, watcher), gte(wakeups.at, toDate(since))))
+        .where(and(inArray(wakeups.watcher, [...watchers]), gte(wakeups.at, toDate(since))))
         .orderBy(asc(wakeups.at), sql`${wakeups.messageId} collate "C"`);
       return rows.map(toWakeupRecord);
     },

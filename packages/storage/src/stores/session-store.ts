@@ -2,6 +2,7 @@ import type {
   ConversationRef,
   MessageRecord,
   NewMessage,
+  NewTurn,
   SessionListItem,
   SessionPatch,
   SessionRecord,
@@ -72,6 +73,7 @@ function toTurnRecord(row: TurnRow): TurnRecord {
     queuedAt: toMs(row.queuedAt),
     startedAt: toMsOrNull(row.startedAt),
     endedAt: toMsOrNull(row.endedAt),
+    lastOutputAt: toMsOrNull(row.lastOutputAt),
   };
 }
 
@@ -91,36 +93,116 @@ function createdByIs(conversation: ConversationRef): SQL | undefined {
 
 const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
 
-/** Appends a message and moves its session's (and group's) last activity forward, inside `tx`. */
-async function insertMessage(tx: Database, input: NewMessage): Promise<MessageRecord> {
-  const [row] = await tx
-    .insert(messages)
-    .values({
-      id: input.id,
-      sessionId: input.sessionId,
-      turnId: input.turnId ?? null,
-      role: input.role,
-      text: input.text,
-      provenance: input.provenance ?? null,
-      createdAt: toDate(input.createdAt),
-    })
-    .returning();
-  if (!row) {
-    throw new Error(`Inserting message ${input.id} returned no row.`);
+/** `(values (a, b), …) as name(x, y)`: rows to join an update on, one statement for many. */
+function valuesTable(name: string, columns: readonly string[], rows: readonly SQL[]): SQL {
+  return sql`(values ${sql.join([...rows], sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.join(", "))})`;
+}
+
+/** The latest of the instants given per key. */
+function latestBy<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  at: (item: T) => number,
+): Map<string, number> {
+  const latest = new Map<string, number>();
+  for (const item of items) {
+    latest.set(key(item), Math.max(latest.get(key(item)) ?? Number.NEGATIVE_INFINITY, at(item)));
   }
-  const at = instantParam(input.createdAt);
-  const [session] = await tx
+  return latest;
+}
+
+/**
+ * Appends messages and moves their sessions' (and groups') last activity forward, inside `tx`:
+ * a fixed number of statements however many messages, sessions and groups.
+ */
+async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Promise<MessageRecord[]> {
+  if (inputs.length === 0) {
+    return [];
+  }
+  const rows = await tx
+    .insert(messages)
+    .values(
+      inputs.map((input) => ({
+        id: input.id,
+        sessionId: input.sessionId,
+        turnId: input.turnId ?? null,
+        role: input.role,
+        text: input.text,
+        provenance: input.provenance ?? null,
+        createdAt: toDate(input.createdAt),
+      })),
+    )
+    .returning();
+  const byId = new Map(rows.map((row) => [row.id, toMessageRecord(row)]));
+  const touched = latestBy(
+    inputs,
+    (input) => input.sessionId,
+    (input) => input.createdAt,
+  );
+  const groups = await tx
     .update(sessions)
-    .set({ lastActivityAt: sql`greatest(${sessions.lastActivityAt}, ${at})` })
-    .where(eq(sessions.id, input.sessionId))
-    .returning({ groupId: sessions.groupId });
-  if (session?.groupId) {
+    .set({ lastActivityAt: sql`greatest(${sessions.lastActivityAt}, touched.at)` })
+    .from(
+      valuesTable(
+        "touched",
+        ["id", "at"],
+        [...touched].map(([id, at]) => sql`(${id}, ${instantParam(at)})`),
+      ),
+    )
+    .where(eq(sessions.id, sql`touched.id`))
+    .returning({ groupId: sessions.groupId, id: sessions.id });
+  const groupTouched = latestBy(
+    groups.filter((row) => row.groupId !== null),
+    (row) => row.groupId as string,
+    (row) => touched.get(row.id) ?? Number.NEGATIVE_INFINITY,
+  );
+  if (groupTouched.size > 0) {
     await tx
       .update(sessionGroups)
-      .set({ lastActiveAt: sql`greatest(${sessionGroups.lastActiveAt}, ${at})` })
-      .where(eq(sessionGroups.id, session.groupId));
+      .set({ lastActiveAt: sql`greatest(${sessionGroups.lastActiveAt}, touched.at)` })
+      .from(
+        valuesTable(
+          "touched",
+          ["id", "at"],
+          [...groupTouched].map(([id, at]) => sql`(${id}, ${instantParam(at)})`),
+        ),
+      )
+      .where(eq(sessionGroups.id, sql`touched.id`));
   }
-  return toMessageRecord(row);
+  return inputs.map((input) => {
+    const record = byId.get(input.id);
+    if (!record) {
+      throw new Error(`Inserting message ${input.id} returned no row.`);
+    }
+    return record;
+  });
+}
+
+async function insertTurns(db: Database, inputs: readonly NewTurn[]): Promise<TurnRecord[]> {
+  if (inputs.length === 0) {
+    return [];
+  }
+  const rows = await db
+    .insert(turns)
+    .values(
+      inputs.map((input) => ({
+        id: input.id,
+        sessionId: input.sessionId,
+        status: "queued" as const,
+        promptMessageId: input.promptMessageId ?? null,
+        origin: input.origin,
+        queuedAt: toDate(input.queuedAt),
+      })),
+    )
+    .returning();
+  const byId = new Map(rows.map((row) => [row.id, toTurnRecord(row)]));
+  return inputs.map((input) => {
+    const turn = byId.get(input.id);
+    if (!turn) {
+      throw new Error(`Inserting turn ${input.id} returned no row.`);
+    }
+    return turn;
+  });
 }
 
 export function createSessionStore(db: Database): SessionStore {
@@ -168,6 +250,17 @@ export function createSessionStore(db: Database): SessionStore {
 
     getSession,
 
+    async getSessions(ids) {
+      if (ids.length === 0) {
+        return [];
+      }
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(and(inArray(sessions.id, [...new Set(ids)]), isNull(sessions.deletedAt)));
+      return rows.map(toSessionRecord);
+    },
+
     async listSessions({ scope = "active", groupId, limit } = {}): Promise<SessionListItem[]> {
       const messageCount = countWhere(db, messages, eq(messages.sessionId, sessions.id));
       const query = db
@@ -204,7 +297,12 @@ export function createSessionStore(db: Database): SessionStore {
     },
 
     async appendMessage(input) {
-      return db.transaction((tx) => insertMessage(tx, input));
+      const [message] = await db.transaction((tx) => insertMessages(tx, [input]));
+      return message as MessageRecord;
+    },
+
+    async appendMessages(inputs) {
+      return inputs.length === 0 ? [] : db.transaction((tx) => insertMessages(tx, inputs));
     },
 
     async listMessages(sessionId, { last } = {}) {
@@ -226,21 +324,20 @@ export function createSessionStore(db: Database): SessionStore {
     },
 
     async enqueueTurn(input) {
-      const [row] = await db
-        .insert(turns)
-        .values({
-          id: input.id,
-          sessionId: input.sessionId,
-          status: "queued",
-          promptMessageId: input.promptMessageId ?? null,
-          origin: input.origin,
-          queuedAt: toDate(input.queuedAt),
-        })
-        .returning();
-      if (!row) {
-        throw new Error(`Inserting turn ${input.id} returned no row.`);
-      }
-      return toTurnRecord(row);
+      const [turn] = await insertTurns(db, [input]);
+      return turn as TurnRecord;
+    },
+
+    async enqueueTurns(inputs) {
+      return insertTurns(db, inputs);
+    },
+
+    async markTurnOutput({ id, at }) {
+      const stamp = instantParam(at);
+      await db
+        .update(turns)
+        .set({ lastOutputAt: sql`greatest(coalesce(${turns.lastOutputAt}, ${stamp}), ${stamp})` })
+        .where(and(eq(turns.id, id), eq(turns.status, "running")));
     },
 
     async getTurn(id) {
@@ -312,14 +409,16 @@ export function createSessionStore(db: Database): SessionStore {
           return null;
         }
         if (replyMessageId !== undefined && reply) {
-          await insertMessage(tx, {
-            id: replyMessageId,
-            sessionId: row.sessionId,
-            turnId,
-            role: "assistant",
-            text: reply,
-            createdAt: endedAt,
-          });
+          await insertMessages(tx, [
+            {
+              id: replyMessageId,
+              sessionId: row.sessionId,
+              turnId,
+              role: "assistant",
+              text: reply,
+              createdAt: endedAt,
+            },
+          ]);
         }
         return toTurnRecord(row);
       });

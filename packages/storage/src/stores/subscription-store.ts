@@ -86,6 +86,17 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       );
     },
 
+    async getSubscriptions(ids) {
+      if (ids.length === 0) {
+        return [];
+      }
+      const rows = await db
+        .select()
+        .from(subscriptions)
+        .where(inArray(subscriptions.id, [...new Set(ids)]));
+      return rows.map(toSubscriptionRecord);
+    },
+
     async listSubscriptions({ watcher, endedSince }) {
       const rows = await db
         .select()
@@ -176,6 +187,17 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
         .limit(limit)
         .for("update", { skipLocked: true });
       return rows.map(toSubscriptionRecord);
+    },
+
+    async advanceTicks({ ids, at }) {
+      if (ids.length === 0) {
+        return;
+      }
+      const stamp = instantParam(at);
+      await db
+        .update(subscriptions)
+        .set({ nextTickAt: sql`least(coalesce(${subscriptions.nextTickAt}, ${stamp}), ${stamp})` })
+        .where(and(inArray(subscriptions.id, [...ids]), ACTIVE));
     },
 
     async setTiming(id, { lastDigestAt, nextTickAt }) {

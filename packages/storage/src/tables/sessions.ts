@@ -93,6 +93,8 @@ export const turns = pgTable(
     queuedAt: instant("queued_at").notNull(),
     startedAt: instant("started_at"),
     endedAt: instant("ended_at"),
+    /** The running turn's latest output, marked at most every 30 s: the stall clock (GAP-13). */
+    lastOutputAt: instant("last_output_at"),
   },
   (t) => [
     index("turns_session_status_seq_idx").on(t.sessionId, t.status, t.seq),

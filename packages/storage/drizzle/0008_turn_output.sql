@@ -1,0 +1,1 @@
+ALTER TABLE "turns" ADD COLUMN "last_output_at" timestamp with time zone;
