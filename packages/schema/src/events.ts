@@ -54,6 +54,8 @@ const eventBase = {
   at: IsoDateTimeSchema,
   /** Set when the event comes from a paired relay: that relay's name (R-PAIR-03). */
   relay: z.string().optional(),
+  /** A paired relay's event fetched after the link was lost: shown in one `replayed` line (R-PAIR-04). */
+  replayed: z.literal(true).optional(),
   /** Absent for question_answered, which needs no subscription (R-QANS-02). */
   subscription_id: z.string().optional(),
   session: z.string(),

@@ -103,8 +103,9 @@ describe("§28 subscriptions on a paired relay, over HTTP between two relays", {
       const found = (await relayMessages(desk, lead)).join("\n");
       return found.includes("link_restored") ? found : undefined;
     });
+    // R-PAIR-04: what build-box kept while the link was down comes in one line marked replayed.
     expect(restored).toContain(
-      `[relay event] build-box · session "Nightly deploy" (${deploy}): turn_end (done) "Rolled back while the link was down."`,
+      `[relay event] build-box · replayed 1 event (subscription ${mirrorId}): session "Nightly deploy" (${deploy}): turn_end (done) "Rolled back while the link was down."`,
     );
     expect(restored).toContain(`[relay event] link_restored (subscription ${mirrorId}): 1 replayed, 0 held`);
 

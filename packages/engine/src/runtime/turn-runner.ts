@@ -1,5 +1,6 @@
 import type { TurnInput, TurnIO, TurnOutcome, Worker } from "../ports/provider";
 import type { BlockingQuestions } from "./blocking-questions";
+import { outputMarker } from "./output-marks";
 import type { RunningTurn, StopReason } from "./running-turns";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
 
@@ -37,12 +38,20 @@ export interface RunTurnInput {
  * counts too). A stop does not wait for the worker to notice: the turn ends at once.
  */
 export async function runTurn(ctx: RuntimeContext, { turn, worker, input, questions }: RunTurnInput) {
+  // Streamed text and tool calls are the turn's activity: the stall check measures from the last.
+  const output = outputMarker(ctx, turn.turnId);
   const io: TurnIO = {
     signal: turn.signal,
     clock: ctx.clock,
-    appendText: (text) => turn.append(text),
+    appendText: (text) => {
+      turn.append(text);
+      output.saw();
+    },
     askUser: (question) => questions.ask(turn, question),
-    callTool: (call) => ctx.callTool(turn.sessionId, call),
+    callTool: (call) => {
+      output.saw();
+      return ctx.callTool(turn.sessionId, call);
+    },
   };
   const seconds = await readMaxTurnSeconds(ctx);
   if (turn.stopReason !== null) {

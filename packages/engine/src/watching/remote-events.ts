@@ -72,10 +72,19 @@ function linkEvent(
     : { ...base, kind, replayed: counts?.replayed ?? 0, held: counts?.held ?? 0 };
 }
 
-/** The other relay's event as this relay's outbox keeps it: its own id, the relay's name, the mirror. */
-function imported(peer: PeerRecord, mirror: SubscriptionRecord, event: RelayEvent): OutboxEvent {
+/**
+ * The other relay's event as this relay's outbox keeps it: its own id, the relay's name, the
+ * mirror, and `replayed` when it was fetched after the link was lost (R-PAIR-04).
+ */
+function imported(
+  peer: PeerRecord,
+  mirror: SubscriptionRecord,
+  event: RelayEvent,
+  replayed: boolean,
+): OutboxEvent {
   return {
     ...event,
+    ...(replayed ? { replayed: true as const } : {}),
     id: `${peer.name}:${mirror.remoteId}:${event.id}`,
     relay: peer.name,
     subscription_id: mirror.id,
@@ -155,7 +164,7 @@ export function createRemoteEventsPoller(deps: RemoteEventsDeps): RemoteEventsPo
           return false;
         }
         for (const event of page.events) {
-          const copy = imported(peer, mirror, event);
+          const copy = imported(peer, mirror, event, wasLost);
           const stored = await tx.events.appendEvent({
             id: copy.id,
             sessionId: null,

@@ -1,18 +1,26 @@
 import { toIso } from "@oar/core";
-import { planTick, type SubscriptionRecord } from "@oar/scheduler";
+import { planTick, type SubscriptionRecord, stallCheckAt } from "@oar/scheduler";
 import type { EngineStores } from "../engine";
 import { watchedSessionIds } from "./watched-sessions";
 
 const CLAIMED_PER_PASS = 100;
 
-/** One subscription's heartbeat and stall check (GAP-13, GAP-14), in the caller's transaction. */
-async function tick(stores: EngineStores, subscription: SubscriptionRecord, now: number): Promise<void> {
+/**
+ * One subscription's heartbeat and stall check (GAP-13, GAP-14), in the caller's transaction;
+ * true when it appended an event.
+ */
+async function tick(stores: EngineStores, subscription: SubscriptionRecord, now: number): Promise<boolean> {
   const watched = await watchedSessionIds(stores, subscription);
   const watchedSet = new Set(watched);
   const running = (await stores.sessions.listActiveTurns())
     .filter((turn) => turn.status === "running" && turn.startedAt !== null && watchedSet.has(turn.sessionId))
-    .map((turn) => ({ id: turn.id, sessionId: turn.sessionId, startedAt: turn.startedAt as number }));
-  const plan = planTick(subscription, running, new Set(), now);
+    .map((turn) => ({
+      id: turn.id,
+      sessionId: turn.sessionId,
+      startedAt: turn.startedAt as number,
+      lastOutputAt: turn.lastOutputAt,
+    }));
+  const plan = planTick(subscription, running, now);
   const sessions =
     plan.heartbeatSlot === null && plan.stalled.length === 0
       ? []
@@ -21,8 +29,8 @@ async function tick(stores: EngineStores, subscription: SubscriptionRecord, now:
         );
   const titleOf = (id: string) => sessions.find((session) => session.id === id)?.title ?? "";
   for (const work of plan.stalled) {
-    // One stalled event per turn and subscription: the id makes a second one a no-op.
-    const id = `${subscription.id}.stalled.${work.id}`;
+    // One stalled event per silence of a turn and subscription: the id makes a second one a no-op.
+    const id = `${subscription.id}.stalled.${work.id}.${work.silentSince}`;
     await stores.events.appendEvent({
       id,
       sessionId: work.sessionId,
@@ -58,33 +66,42 @@ async function tick(stores: EngineStores, subscription: SubscriptionRecord, now:
     });
   }
   await stores.subscriptions.setTiming(subscription.id, { nextTickAt: plan.nextTickAt });
+  return plan.stalled.length > 0 || plan.heartbeatSlot !== null;
 }
 
-/** Claims the subscriptions whose tick is due and runs them; true when there may be more. */
-export async function runDueTicks(stores: EngineStores, now: number): Promise<boolean> {
+/** Claims the subscriptions whose tick is due and runs them: whether any appended an event, and whether there may be more. */
+export async function runDueTicks(
+  stores: EngineStores,
+  now: number,
+): Promise<{ readonly appended: boolean; readonly more: boolean }> {
   return stores.transaction(async (tx) => {
     const due = await tx.subscriptions.claimDueTicks({ now, limit: CLAIMED_PER_PASS });
+    let appended = false;
     for (const subscription of due) {
-      await tick(tx, subscription, now);
+      appended = (await tick(tx, subscription, now)) || appended;
     }
-    return due.length === CLAIMED_PER_PASS;
+    return { appended, more: due.length === CLAIMED_PER_PASS };
   });
 }
 
 /**
  * A turn started in a watched session: subscriptions that watch for stalls check it once it has
- * run their stalled_minutes (their tick moves earlier when that comes first).
+ * run their stalled_minutes (their tick moves earlier when that comes first). One statement per
+ * stall time, however many subscriptions watch the session.
  */
 export async function scheduleStallCheck(
   stores: EngineStores,
   around: readonly SubscriptionRecord[],
   startedAt: number,
 ): Promise<void> {
+  const byTime = new Map<number, string[]>();
   for (const subscription of around) {
-    const plan = planTick(subscription, [{ id: "", sessionId: "", startedAt }], new Set(), startedAt);
-    const at = plan.nextTickAt;
+    const at = stallCheckAt(subscription, startedAt);
     if (at !== null && (subscription.nextTickAt === null || at < subscription.nextTickAt)) {
-      await stores.subscriptions.setTiming(subscription.id, { nextTickAt: at });
+      byTime.set(at, [...(byTime.get(at) ?? []), subscription.id]);
     }
+  }
+  for (const [at, ids] of byTime) {
+    await stores.subscriptions.advanceTicks({ ids, at });
   }
 }

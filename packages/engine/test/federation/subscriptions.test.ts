@@ -130,10 +130,19 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
     });
     await fed.clock.advanceAsync(5 * 60_000);
     await flow(box, desk);
+    const replayedEvents = (await desk.stores.events.listEvents({ after: 0, limit: 100 })).filter(
+      (record) => record.kind === "turn_end" && record.subscriptionId === mirrorId,
+    );
+    expect(replayedEvents.map((record) => record.event.replayed)).toEqual([true, true]);
     const text = (await relayLines(desk)).join("\n");
     expect(text).toContain(`link_lost (subscription ${mirrorId})`);
     expect(text).toContain(`link_restored (subscription ${mirrorId}): 2 replayed, 2 held`);
-    expect(text).toContain('turn_end (done) "echo: two"');
+    // R-PAIR-04: the two kept while the link was down come in one single line marked replayed.
+    const replayedLines = text.split("\n").filter((line) => line.includes("replayed 2 events"));
+    expect(replayedLines).toHaveLength(1);
+    expect(replayedLines[0]).toBe(
+      `[relay event] build-box · replayed 2 events (subscription ${mirrorId}): session "${target.title}" (${target.id}): turn_end (done) "echo: one" | session "${target.title}" (${target.id}): turn_end (done) "echo: two"`,
+    );
   });
 
   it("R-UNSUB-01, R-LSUB: unsubscribe naming build-box ends both sides; list_subscriptions there shows its list under the mirror's id", async () => {

@@ -302,6 +302,39 @@ describe("lifetime (§32) and the derived events (GAP-13/14)", () => {
     expect(message?.text).toContain(`session "Slow" (${a.id}): stalled: no output for 5 min`);
   });
 
+  it("GAP-13: output restarts the stall clock; a second silence as long is a second stalled event", async () => {
+    const h = await createWatchingHarness();
+    const a = await h.ownerSession({ title: "Chatty" });
+    await h.subscribe({ sessions: [a.id], stalled_minutes: 5 });
+    h.provider.hold();
+    await h.engine.owner.postMessage(a.id, "hold");
+    await h.flow();
+    const turn = await h.provider.nextTurn();
+    // Output at +4 min: no stall at +5; the clock restarts at +4.
+    await h.pass(4 * MIN);
+    turn.write("still working");
+    await h.pass(MIN + WINDOW_MS);
+    expect(await h.eventMessages()).toEqual([]);
+    // Silent from +4: stalled at +9 (checked within a minute).
+    await h.pass(4 * MIN);
+    await h.pass(MIN + WINDOW_MS);
+    const stalls = async () =>
+      (await h.eventMessages()).flatMap((message) =>
+        message.text.split("\n").filter((line) => line.includes("stalled: no output for 5 min")),
+      );
+    expect(await stalls()).toHaveLength(1);
+    // Still silent: no second event for the same silence.
+    await h.pass(3 * MIN);
+    expect(await stalls()).toHaveLength(1);
+    // Output again, then 5 silent minutes: a second stall.
+    turn.write("more");
+    await h.pass(5 * MIN);
+    await h.pass(MIN + WINDOW_MS);
+    expect(await stalls()).toHaveLength(2);
+    turn.finish();
+    await h.flow();
+  });
+
   it("GAP-14: a heartbeat every N minutes lists the watched sessions and their states", async () => {
     const h = await createWatchingHarness();
     const a = await h.ownerSession({ title: "A" });
