@@ -37,20 +37,6 @@ export interface EngineParts {
   readonly live: EngineLive;
 }
 
-/**
- * §28: another relay's agent may subscribe here, list and end its subscriptions (this relay keeps
- * their events for that relay to fetch); moving subscriptions between conversations stays with
- * the relay the conversations are on.
- */
-async function watchingHere(ctx: ActionContext, action: RelayToolCall["action"]): Promise<void> {
-  if (ctx.from.relay !== null && action === "transfer_subscriptions") {
-    refuse(
-      "REMOTE_RELAY_UNSUPPORTED",
-      `${action} from another relay's agent is not available on relay "${ctx.deps.relay.name}": subscriptions move between conversations of the relay they are on. Nothing was changed.`,
-    );
-  }
-}
-
 /** The actions that work on this relay, for any caller. */
 export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise<ActionSuccess> {
   switch (call.action) {
@@ -77,13 +63,13 @@ export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise
     case "archive":
       return archive(ctx, call);
     case "subscribe":
-      return watchingHere(ctx, call.action).then(() => subscribe(ctx, call));
+      return subscribe(ctx, call);
     case "unsubscribe":
-      return watchingHere(ctx, call.action).then(() => unsubscribe(ctx, call));
+      return unsubscribe(ctx, call);
     case "list_subscriptions":
-      return watchingHere(ctx, call.action).then(() => listSubscriptions(ctx, call));
+      return listSubscriptions(ctx, call);
     case "transfer_subscriptions":
-      return watchingHere(ctx, call.action).then(() => transferSubscriptions(ctx, call));
+      return transferSubscriptions(ctx, call);
     default:
       return Promise.resolve(unsupported(call.action));
   }

@@ -167,20 +167,25 @@ export function forwardCall(
 ): Promise<ToolResult> {
   if (isSubscriptionCall(call)) {
     // §28: the other relay keeps the subscription; this relay keeps its mirror in step.
-    return forwardSubscriptionCall(ctx, peer, call, input, (sent, details) =>
-      forwardToPeer(ctx, peer, call, sent, details),
+    return forwardSubscriptionCall(ctx, peer, call, input, (sent, details, checks) =>
+      forwardToPeer(ctx, peer, call, sent, details, checks),
     );
   }
   return forwardToPeer(ctx, peer, call, input);
 }
 
-/** `localDetails`: what this relay knows for the cards itself (a subscription's options, R-FEW-24). */
+/**
+ * `localDetails`: what this relay knows for the cards itself (a subscription's options,
+ * R-FEW-24); `localChecks`: this relay's own checks of the call, run once the lock and the level
+ * let it through and before any card (a transfer's conversation and limit here).
+ */
 async function forwardToPeer(
   ctx: ActionContext,
   peer: PeerRecord,
   call: RelayToolCall,
   input: unknown,
   localDetails?: CardDetails,
+  localChecks?: () => Promise<void>,
 ): Promise<ToolResult> {
   const { stores } = ctx.deps;
   const caller = await ctx.loadCaller();
@@ -217,6 +222,7 @@ async function forwardToPeer(
   if (decision.kind === "refuse") {
     refuse(decision.code, decision.message);
   }
+  await localChecks?.();
   const asked = waitSecondsOf(call);
   const wait = asked === undefined ? undefined : cappedWait(ctx, asked);
   const forwarded: Record<string, unknown> = {

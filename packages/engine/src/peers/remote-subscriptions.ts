@@ -11,18 +11,33 @@ import {
 } from "@oar/schema";
 import type { ActionContext } from "../actions/context";
 import { refuse } from "../actions/refusal";
+import { requireSession } from "../actions/sessions";
 import { subscriptionLimitMessage } from "../actions/subscriptions/subscribe";
+import {
+  refuseTransferFromItself,
+  refuseTransferPastLimit,
+} from "../actions/subscriptions/transfer-subscriptions";
 import type { ToolResult } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
 
 /** The subscription actions that, naming a paired relay, also change or read this relay's mirrors. */
-export type SubscriptionCall = CallOf<"subscribe"> | CallOf<"unsubscribe"> | CallOf<"list_subscriptions">;
+export type SubscriptionCall =
+  | CallOf<"subscribe">
+  | CallOf<"unsubscribe">
+  | CallOf<"list_subscriptions">
+  | CallOf<"transfer_subscriptions">;
 
 export function isSubscriptionCall(call: RelayToolCall): call is SubscriptionCall {
-  return call.action === "subscribe" || call.action === "unsubscribe" || call.action === "list_subscriptions";
+  return (
+    call.action === "subscribe" ||
+    call.action === "unsubscribe" ||
+    call.action === "list_subscriptions" ||
+    call.action === "transfer_subscriptions"
+  );
 }
 
-type Forward = (input: unknown, details?: CardDetails) => Promise<ToolResult>;
+/** Forwards the call (§28); `checks` run after the lock and level let it through, before any card. */
+type Forward = (input: unknown, details?: CardDetails, checks?: () => Promise<void>) => Promise<ToolResult>;
 
 /** The options applied here, where the watching agent is (R-PAIR-06), are not sent there. */
 const APPLIED_HERE = ["digest_minutes", "quiet_hours", "once"] as const;
@@ -178,6 +193,55 @@ async function unsubscribeThere(
   };
 }
 
+/**
+ * transfer_subscriptions on a paired relay (§28, §31): that relay moves what `from` (another
+ * conversation of this relay) holds there to this conversation, after card (e) here; then the
+ * mirrors here follow, with what their digests and quiet hours hold. The ids are the mirrors'.
+ */
+async function transferThere(
+  ctx: ActionContext,
+  peer: PeerRecord,
+  call: CallOf<"transfer_subscriptions">,
+  input: unknown,
+  forward: Forward,
+): Promise<ToolResult> {
+  const { stores } = ctx.deps;
+  let mirrors: SubscriptionRecord[] = [];
+  const result = await forward(input, { transferFrom: call.from }, async () => {
+    refuseTransferFromItself(ctx, call.from);
+    await requireSession(ctx, call.from, { allowArchived: true, nothing: "Nothing was moved." });
+    mirrors = (await stores.subscriptions.listMirrors({ relay: peer.name })).filter(
+      (mirror) => mirror.watcher === call.from,
+    );
+    refuseTransferPastLimit(
+      await stores.subscriptions.countActiveSubscriptions(ctx.callerId),
+      mirrors.length,
+      call.from,
+    );
+  });
+  if (!result.ok) {
+    return result;
+  }
+  const moved = await stores.transaction(async (tx) => {
+    const ids = await tx.subscriptions.transferSubscriptions({
+      from: call.from,
+      to: ctx.callerId,
+      watcherRelay: null,
+      mirrorsOf: peer.name,
+    });
+    await tx.deliveries.moveWatcher({ from: call.from, to: ctx.callerId, subscriptionIds: ids });
+    return ids;
+  });
+  const ours = new Map(mirrors.map((mirror) => [mirror.remoteId, mirror.id]));
+  const movedThere = Array.isArray(result.transferred) ? (result.transferred as unknown[]).map(String) : [];
+  const transferred = [...new Set([...movedThere.map((id) => ours.get(id) ?? id), ...moved])];
+  return {
+    ...result,
+    summary: `transfer_subscriptions → ${peer.name}: ${transferred.length} subscription${transferred.length === 1 ? "" : "s"} from ${call.from}`,
+    transferred,
+  };
+}
+
 /** list_subscriptions on a paired relay: its list of this conversation's subscriptions there, under the mirrors' ids. */
 async function listThere(ctx: ActionContext, peer: PeerRecord, forward: Forward, input: unknown) {
   const result = await forward(input);
@@ -226,5 +290,7 @@ export function forwardSubscriptionCall(
       return unsubscribeThere(ctx, peer, call, input, forward);
     case "list_subscriptions":
       return listThere(ctx, peer, forward, input);
+    case "transfer_subscriptions":
+      return transferThere(ctx, peer, call, input, forward);
   }
 }

@@ -222,7 +222,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
     });
   });
 
-  it("the replay is the creating relay's only; transfer_subscriptions from another relay stays refused", async () => {
+  it("the replay is the creating relay's only", async () => {
     const { desk, box, target } = await paired();
     const result = await subscribeThere(desk, { sessions: [target.id] });
     await expect(
@@ -237,8 +237,106 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
       cursor: null,
       truncated: false,
     });
-    expect(
-      refusal(await desk.call({ action: "transfer_subscriptions", relay: "build-box", from: "ses_x" })).code,
-    ).toBe("REMOTE_RELAY_UNSUPPORTED");
+  });
+
+  it("R-XFER-01/02, §28: transfer_subscriptions naming build-box moves what another desk conversation holds there, after card (e) on desk; the mirror and its held events follow", async () => {
+    const { fed, desk, box, target } = await paired();
+    const result = await subscribeThere(desk, {
+      sessions: [target.id],
+      events: ["turn_end"],
+      digest_minutes: 5,
+    });
+    const mirrorId = result.subscription.id;
+    const heir = await desk.ownerSession("Heir");
+    await desk.write("take over the watch on build-box", heir.id);
+    await desk.inTurn(heir.id);
+    const transfer = (from: string) =>
+      desk.call({ action: "transfer_subscriptions", relay: "build-box", from }, heir.id);
+    expect(refusal(await transfer(heir.id)).code).toBe("REMOTE_RELAY_INVALID_INPUT");
+    expect(refusal(await transfer("ses_nobody")).code).toBe("REMOTE_RELAY_NOT_FOUND");
+
+    // An event held by the old watcher's digest moves with it.
+    await box.engine.owner.postMessage(target.id, "before the move");
+    await flow(box);
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+
+    const call = track(transfer(desk.caller.id));
+    await settle(30);
+    const [card] = await desk.stores.cards.listCards({ status: "pending" });
+    expect(card).toMatchObject({
+      kind: "transfer_subscriptions",
+      text: `The agent of this conversation wants to take over all the subscriptions of conversation ${desk.caller.id} on relay "build-box".`,
+    });
+    await desk.engine.owner.answerCard(card?.id ?? "", { choice: "allow" });
+    expect(await call.promise).toMatchObject({
+      ok: true,
+      relay: "build-box",
+      summary: `transfer_subscriptions → build-box: 1 subscription from ${desk.caller.id}`,
+      transferred: [mirrorId],
+    });
+    expect(await desk.stores.subscriptions.getSubscription(mirrorId)).toMatchObject({ watcher: heir.id });
+    expect(await box.stores.subscriptions.getSubscription(result.remoteSubscriptionId)).toMatchObject({
+      watcher: heir.id,
+      watcherRelay: "desk",
+    });
+
+    await box.engine.owner.postMessage(target.id, "after the move");
+    await flow(box);
+    await fed.clock.advanceAsync(POLL_MS);
+    await flow(box, desk);
+    await fed.clock.advanceAsync(5 * 60_000);
+    await flow(box, desk);
+    const heard = (await relayLines(desk, heir.id)).join("\n");
+    expect(heard).toContain('turn_end (done) "echo: before the move"');
+    expect(heard).toContain('turn_end (done) "echo: after the move"');
+    expect(await relayLines(desk)).toEqual([]);
+    // Listed there as the heir's, under the mirror's id.
+    const listed = (await desk.ok(
+      { action: "list_subscriptions", relay: "build-box" },
+      heir.id,
+    )) as unknown as {
+      subscriptions: { id: string; remoteSubscriptionId?: string }[];
+    };
+    expect(listed.subscriptions).toMatchObject([
+      { id: mirrorId, remoteSubscriptionId: result.remoteSubscriptionId },
+    ]);
+  });
+
+  it("§28: another relay's agent moves only its own relay's conversations' subscriptions; this relay's own are out of its reach", async () => {
+    const { box, target } = await paired();
+    const local = await box.ownerSession("Box watcher");
+    await box.engine.owner.postMessage(local.id, "hold");
+    const theirs = await box.stores.subscriptions.createSubscription({
+      id: "sub_local_watch",
+      watcher: local.id,
+      scope: "list",
+      sessions: [target.id],
+      exclude: [],
+      events: null,
+      once: false,
+      match: null,
+      stalledMinutes: 15,
+      heartbeatMinutes: null,
+      digestMinutes: null,
+      quietHours: null,
+      createdAt: 0,
+      nextTickAt: null,
+    });
+    const origin = {
+      relay: "desk",
+      session: "ses_heir",
+      title: "Heir",
+      model: "test-1",
+      hops: 1,
+      userUnlocked: true,
+    };
+    const moved = await box.engine.executeFromPeer(origin, {
+      action: "transfer_subscriptions",
+      relay: "this",
+      from: local.id,
+    });
+    expect(moved).toMatchObject({ ok: true, transferred: [] });
+    expect(await box.stores.subscriptions.getSubscription(theirs.id)).toMatchObject({ watcher: local.id });
   });
 });

@@ -83,8 +83,15 @@ export interface DeliveryStore {
   nextDeliveryDueAt(): Promise<number | null>;
   /** What the subscriptions' digests, quiet hours and the cap hold now (pending, reason digest, quiet or cap). */
   heldBySubscriptions(subscriptionIds: readonly string[]): Promise<HeldSummary[]>;
-  /** Pending deliveries of `watcher` (its held events move with its subscriptions, §31). */
-  moveWatcher(input: { readonly from: string; readonly to: string }): Promise<void>;
+  /**
+   * Pending deliveries of `from` go to `to` (its held events move with its subscriptions, §31):
+   * all of them, or those of `subscriptionIds` only when given.
+   */
+  moveWatcher(input: {
+    readonly from: string;
+    readonly to: string;
+    readonly subscriptionIds?: readonly string[];
+  }): Promise<void>;
 
   /** Stores the wake-ups; one whose message is already stored is skipped. */
   recordWakeups(wakeups: readonly WakeupRecord[]): Promise<void>;

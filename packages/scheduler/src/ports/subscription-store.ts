@@ -94,8 +94,18 @@ export interface SubscriptionStore {
    * subscriptions it held as watcher end as `watcher_archived`. Returns the ids it ended.
    */
   forgetSession(input: { readonly sessionId: string; readonly at: number }): Promise<string[]>;
-  /** Moves the active subscriptions of `from` to `to` (§31); returns their ids. */
-  transferSubscriptions(input: { readonly from: string; readonly to: string }): Promise<string[]>;
+  /**
+   * Moves the active subscriptions `from` holds on one relay to `to` (§31), both conversations of
+   * `watcherRelay` (`null`: this relay's own). `mirrorsOf` names the paired relay whose
+   * subscriptions' mirrors move (§28); without it, the subscriptions kept here move and the
+   * mirrors stay. Returns the ids moved.
+   */
+  transferSubscriptions(input: {
+    readonly from: string;
+    readonly to: string;
+    readonly watcherRelay: string | null;
+    readonly mirrorsOf?: string;
+  }): Promise<string[]>;
   /**
    * Active subscriptions whose tick is due at `now`, locked for the caller's transaction (FOR
    * UPDATE SKIP LOCKED: another process's claim is skipped, never waited for).

@@ -346,6 +346,22 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
       expect(ids(await claimAll())).not.toContain("dlv_from_4_again");
     });
 
+    it("§28: moves only the pending deliveries of the subscriptions named, when named", async () => {
+      await store().addDeliveries([
+        newDelivery("dlv_mirror", { watcher: "ses_from", subscriptionId: "sub_mirror", eventSeq: 1 }),
+        newDelivery("dlv_local", { watcher: "ses_from", subscriptionId: "sub_local", eventSeq: 2 }),
+        newDelivery("dlv_none", { watcher: "ses_from", subscriptionId: null, eventSeq: 3 }),
+      ]);
+      await store().moveWatcher({ from: "ses_from", to: "ses_to", subscriptionIds: [] });
+      await store().moveWatcher({ from: "ses_from", to: "ses_to", subscriptionIds: ["sub_mirror"] });
+      const claimed = await claimAll();
+      expect(claimed.map((d) => [d.id, d.watcher])).toEqual([
+        ["dlv_local", "ses_from"],
+        ["dlv_none", "ses_from"],
+        ["dlv_mirror", "ses_to"],
+      ]);
+    });
+
     describe("wake-ups", () => {
       it("lists the watchers' wake-ups since a time, oldest first, each stored once", async () => {
         await store().recordWakeups([

@@ -113,12 +113,17 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
         .sort(([a], [b]) => compareText(a, b))
         .map(([subscriptionId, summary]) => ({ subscriptionId, ...summary }));
     },
-    async moveWatcher({ from, to }) {
+    async moveWatcher({ from, to, subscriptionIds }) {
       if (from === to) {
         return;
       }
+      const only = subscriptionIds === undefined ? null : new Set(subscriptionIds);
       const events = new Set([...deliveries.values()].filter((d) => d.watcher === to).map((d) => d.eventId));
-      for (const delivery of pending().filter((d) => d.watcher === from)) {
+      const moving = pending().filter(
+        (d) =>
+          d.watcher === from && (only === null || (d.subscriptionId !== null && only.has(d.subscriptionId))),
+      );
+      for (const delivery of moving) {
         if (events.has(delivery.eventId)) {
           // `to` has this event already: it goes out to it once.
           deliveries.delete(delivery.id);

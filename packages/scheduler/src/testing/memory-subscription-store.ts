@@ -94,8 +94,10 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         .filter((s) => endedIds.has(s.id))
         .map((s) => s.id);
     },
-    async transferSubscriptions({ from, to }) {
-      const moved = active().filter((s) => s.watcher === from);
+    async transferSubscriptions({ from, to, watcherRelay, mirrorsOf }) {
+      const moved = active().filter(
+        (s) => s.watcher === from && s.watcherRelay === watcherRelay && s.relay === (mirrorsOf ?? null),
+      );
       for (const subscription of moved) {
         subscriptions.set(subscription.id, { ...subscription, watcher: to });
       }

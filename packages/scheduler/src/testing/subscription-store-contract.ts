@@ -307,10 +307,9 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       await create("sub_theirs", { watcher: "ses_to" });
       await store().endSubscriptions({ ids: ["sub_ended"], reason: "unsubscribed", at: T0 });
 
-      expect(await store().transferSubscriptions({ from: "ses_from", to: "ses_to" })).toEqual([
-        "sub_1",
-        "sub_2",
-      ]);
+      expect(
+        await store().transferSubscriptions({ from: "ses_from", to: "ses_to", watcherRelay: null }),
+      ).toEqual(["sub_1", "sub_2"]);
       expect(ids(await store().listSubscriptions({ watcher: "ses_to", endedSince: 0 }))).toEqual([
         "sub_1",
         "sub_2",
@@ -319,7 +318,41 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       expect(ids(await store().listSubscriptions({ watcher: "ses_from", endedSince: 0 }))).toEqual([
         "sub_ended",
       ]);
-      expect(await store().transferSubscriptions({ from: "ses_from", to: "ses_to" })).toEqual([]);
+      expect(
+        await store().transferSubscriptions({ from: "ses_from", to: "ses_to", watcherRelay: null }),
+      ).toEqual([]);
+    });
+
+    it("§28: moves a paired relay's conversation's subscriptions kept here, or this one's mirrors of one relay, and nothing else", async () => {
+      // Kept here for desk's conversations; one of this relay's own conversations with the same id.
+      await create("sub_desk", { watcher: "ses_from", watcherRelay: "desk" });
+      await create("sub_other_relay", { watcher: "ses_from", watcherRelay: "laptop" });
+      await create("sub_local", { watcher: "ses_from" });
+      // This relay's mirrors of subscriptions kept on build-box and on laptop.
+      await create("sub_mirror_box", { watcher: "ses_from", relay: "build-box", remoteId: "sub_there" });
+      await create("sub_mirror_laptop", { watcher: "ses_from", relay: "laptop", remoteId: "sub_far" });
+
+      expect(
+        await store().transferSubscriptions({ from: "ses_from", to: "ses_to", watcherRelay: "desk" }),
+      ).toEqual(["sub_desk"]);
+      expect(await store().getSubscription("sub_desk")).toMatchObject({
+        watcher: "ses_to",
+        watcherRelay: "desk",
+      });
+      expect(
+        await store().transferSubscriptions({
+          from: "ses_from",
+          to: "ses_to",
+          watcherRelay: null,
+          mirrorsOf: "build-box",
+        }),
+      ).toEqual(["sub_mirror_box"]);
+      // A transfer on this relay moves what is kept here; the mirrors stay with their relay's transfer.
+      expect(
+        await store().transferSubscriptions({ from: "ses_from", to: "ses_to", watcherRelay: null }),
+      ).toEqual(["sub_local"]);
+      const left = await store().listSubscriptions({ watcher: "ses_from", endedSince: 0 });
+      expect(ids(left).sort()).toEqual(["sub_mirror_laptop", "sub_other_relay"]);
     });
 
     it("claims the active subscriptions whose tick is due, earliest first, at most `limit`", async () => {

@@ -233,26 +233,27 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       );
     },
 
-    async moveWatcher({ from, to }) {
-      if (from === to) {
+    async moveWatcher({ from, to, subscriptionIds }) {
+      if (from === to || subscriptionIds?.length === 0) {
         return;
       }
+      const moving = and(
+        eq(deliveries.watcher, from),
+        PENDING,
+        subscriptionIds === undefined ? undefined : inArray(deliveries.subscriptionId, [...subscriptionIds]),
+      );
       await db.transaction(async (tx) => {
         // An event `to` already has goes out to it once: `from`'s copy is let go.
         await tx
           .delete(deliveries)
           .where(
             and(
-              eq(deliveries.watcher, from),
-              PENDING,
+              moving,
               sql`exists (select 1 from ${deliveries} as theirs where theirs.watcher = ${to}::text and theirs.event_id = ${deliveries}.event_id)`,
             ),
           );
         await tx.insert(deliveryWatchers).values({ watcher: to }).onConflictDoNothing();
-        await tx
-          .update(deliveries)
-          .set({ watcher: to })
-          .where(and(eq(deliveries.watcher, from), PENDING));
+        await tx.update(deliveries).set({ watcher: to }).where(moving);
       });
     },
 

@@ -166,11 +166,20 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       });
     },
 
-    async transferSubscriptions({ from, to }) {
+    async transferSubscriptions({ from, to, watcherRelay, mirrorsOf }) {
       const rows = await db
         .update(subscriptions)
         .set({ watcher: to })
-        .where(and(eq(subscriptions.watcher, from), ACTIVE))
+        .where(
+          and(
+            eq(subscriptions.watcher, from),
+            ACTIVE,
+            watcherRelay === null
+              ? isNull(subscriptions.watcherRelay)
+              : eq(subscriptions.watcherRelay, watcherRelay),
+            mirrorsOf === undefined ? isNull(subscriptions.relay) : eq(subscriptions.relay, mirrorsOf),
+          ),
+        )
         .returning(changed);
       return idsInOrder(rows);
     },
