@@ -1,7 +1,7 @@
 import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
 import type { EngineStores } from "../engine";
 import { errorMessage } from "../runtime/runtime-context";
-import { routeEvent } from "./routing";
+import { routeEvents } from "./routing";
 import { type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
 import { runDueTicks } from "./ticks";
@@ -61,9 +61,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       const records = await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
       const now = clock.now();
-      for (const record of records) {
-        await routeEvent({ stores: tx, ids: deps.ids, now }, record);
-      }
+      await routeEvents({ stores: tx, ids: deps.ids, now }, records);
       const last = records.at(-1);
       if (last !== undefined) {
         await tx.deliveries.setCursor(last.seq);

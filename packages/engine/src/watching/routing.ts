@@ -25,49 +25,113 @@ export interface RoutingContext {
   readonly now: number;
 }
 
+/** What the whole batch read at once: the subscriptions its rows may concern. */
+interface BatchReads {
+  /** Active subscriptions watching one of the batch's sessions (lists naming it, every `all`). */
+  readonly watching: readonly SubscriptionRecord[];
+  /** The subscriptions the subscription-wide rows name (all_idle, heartbeats, a mirror's events). */
+  readonly named: ReadonlyMap<string, SubscriptionRecord>;
+}
+
 /** The subscriptions an outbox row may concern: its own subscription's, or those watching its session. */
-async function candidates(ctx: RoutingContext, record: OutboxRecord): Promise<SubscriptionRecord[]> {
-  const { subscriptions } = ctx.stores;
-  if (record.subscriptionId !== null) {
-    const one = await subscriptions.getSubscription(record.subscriptionId);
-    return one === null ? [] : [one];
-  }
-  return record.sessionId === null ? [] : subscriptions.listSubscriptionsWatching(record.sessionId);
+function candidates(
+  reads: BatchReads,
+  record: OutboxRecord,
+  ended: ReadonlySet<string>,
+): SubscriptionRecord[] {
+  const found =
+    record.subscriptionId !== null
+      ? [reads.named.get(record.subscriptionId)].filter((s): s is SubscriptionRecord => s !== undefined)
+      : record.sessionId === null
+        ? []
+        : reads.watching.filter((s) => s.scope === "all" || s.sessions.includes(record.sessionId as string));
+  // A `once` subscription that took an earlier row of the batch has ended (R-SUB-09).
+  return found.filter((subscription) => !ended.has(subscription.id));
 }
 
 /**
- * R-FEW-21: for each watcher, the subscription that lets the event go first; `once`
- * subscriptions that received it end (R-SUB-09; the event still respects their options, R-FEW-20).
+ * The grouping windows as the batch moves them (R-DLV-04): where each watcher's open window ends,
+ * from the store and then from the rows the batch adds, and the watchers an urgent event of the
+ * batch flushed, whose stored window rows become due at once.
  */
-async function deliver(ctx: RoutingContext, record: OutboxRecord, receiving: readonly SubscriptionRecord[]) {
-  const { deliveries, subscriptions } = ctx.stores;
+class Windows {
+  private readonly rows: NewDelivery[] = [];
+  readonly flushed = new Set<string>();
+
+  constructor(private readonly openEnds: Map<string, number>) {}
+
+  /** An urgent event for `watcher`: its open window closes; what it held goes out with the event. */
+  flush(watcher: string, now: number): void {
+    this.flushed.add(watcher);
+    this.openEnds.delete(watcher);
+    for (const [i, row] of this.rows.entries()) {
+      if (row.watcher === watcher && row.reason === "window" && row.dueAt > now) {
+        this.rows[i] = { ...row, dueAt: now };
+      }
+    }
+  }
+
+  openEnd(watcher: string): number | null {
+    return this.openEnds.get(watcher) ?? null;
+  }
+
+  add(row: NewDelivery): void {
+    this.rows.push(row);
+    if (row.reason === "window") {
+      this.openEnds.set(row.watcher, row.dueAt);
+    }
+  }
+
+  added(): readonly NewDelivery[] {
+    return this.rows;
+  }
+}
+
+interface FirstRelease {
+  readonly watcher: string;
+  readonly held: readonly SubscriptionRecord[];
+  readonly subscription: SubscriptionRecord;
+  readonly release: ReturnType<typeof releaseOf>;
+}
+
+/** R-FEW-21: for each watcher, the subscription that lets the event go first. */
+function firstReleases(
+  record: OutboxRecord,
+  receiving: readonly SubscriptionRecord[],
+  now: number,
+): FirstRelease[] {
   const byWatcher = new Map<string, SubscriptionRecord[]>();
   // §28: a paired relay's conversation gets no message from here; that relay fetches the events.
   for (const subscription of receiving.filter((s) => s.watcherRelay === null)) {
     byWatcher.set(subscription.watcher, [...(byWatcher.get(subscription.watcher) ?? []), subscription]);
   }
-  const firsts = [...byWatcher].flatMap(([watcher, held]) => {
+  return [...byWatcher].flatMap(([watcher, held]) => {
     const first = firstRelease(
-      held.map((subscription) => ({ subscription, release: releaseOf(subscription, record.kind, ctx.now) })),
+      held.map((subscription) => ({ subscription, release: releaseOf(subscription, record.kind, now) })),
     );
     return first === undefined ? [] : [{ watcher, held, ...first }];
   });
-  // A fixed number of statements per event, whatever its number of watchers.
-  const urgent = firsts.filter((first) => first.release.reason === "urgent").map((first) => first.watcher);
-  // An urgent event closes its watchers' windows: what they held goes out with it (Grouping).
-  await deliveries.closeWindows({ watchers: urgent, at: ctx.now });
-  const openEnds = await deliveries.openWindowEnds(
-    firsts.filter((first) => first.release.reason === "window").map((first) => first.watcher),
-  );
+}
+
+/** One row's deliveries, added to the batch's windows in the row's order. */
+function deliver(
+  ctx: RoutingContext,
+  record: OutboxRecord,
+  firsts: readonly FirstRelease[],
+  windows: Windows,
+) {
+  for (const first of firsts.filter((f) => f.release.reason === "urgent")) {
+    windows.flush(first.watcher, ctx.now);
+  }
   const event = record.event;
-  const rows = firsts.map(({ watcher, subscription, release }): NewDelivery => {
-    const timing = deliveryTiming(release, ctx.now, openEnds.get(watcher) ?? null);
+  for (const { watcher, subscription, release } of firsts) {
+    const timing = deliveryTiming(release, ctx.now, windows.openEnd(watcher));
     // R-ECHO-04: a turn_end that ends a once subscription wakes the watcher all the same.
     const echo =
       event.kind === "turn_end" && event.prompted_by === watcher && !subscription.once
         ? (event.turn_id ?? null)
         : null;
-    return {
+    windows.add({
       id: ctx.ids.next("delivery"),
       watcher,
       subscriptionId: subscription.id,
@@ -77,14 +141,7 @@ async function deliver(ctx: RoutingContext, record: OutboxRecord, receiving: rea
       dueAt: timing.dueAt,
       echoTurnId: echo,
       createdAt: ctx.now,
-    };
-  });
-  if (rows.length > 0) {
-    await deliveries.addDeliveries(rows);
-  }
-  const once = firsts.flatMap((first) => first.held.filter((s) => s.once).map((s) => s.id));
-  if (once.length > 0) {
-    await subscriptions.endSubscriptions({ ids: once, reason: "once", at: ctx.now });
+    });
   }
 }
 
@@ -145,28 +202,9 @@ async function noticeAllIdle(
   }
 }
 
-/**
- * Routes one outbox row: a delivery per watcher that receives it, and the all_idle it may cause;
- * a turn that starts moves the stall checks of the subscriptions watching it (GAP-13).
- */
-export async function routeEvent(ctx: RoutingContext, record: OutboxRecord): Promise<void> {
-  if (record.kind === "turn_started" && record.sessionId !== null) {
-    const session = record.sessionId;
-    const around = await candidates(ctx, record);
-    await scheduleStallCheck(
-      ctx.stores,
-      around.filter((subscription) => watches(subscription, session)),
-      record.at,
-    );
-    return;
-  }
-  if (NOT_ROUTED.has(record.kind)) {
-    return;
-  }
-  const around = await candidates(ctx, record);
-  if (around.length === 0) {
-    return;
-  }
+/** The rows of a batch that reach subscriptions, with those each receives. */
+function receivingOf(reads: BatchReads, record: OutboxRecord, ended: ReadonlySet<string>) {
+  const around = candidates(reads, record, ended);
   const line = eventLine(record.event);
   const receiving = around.filter((subscription) =>
     receives(subscription, {
@@ -176,6 +214,78 @@ export async function routeEvent(ctx: RoutingContext, record: OutboxRecord): Pro
       line,
     }),
   );
-  await deliver(ctx, record, receiving);
-  await noticeAllIdle(ctx, record, around);
+  return { around, receiving };
+}
+
+/**
+ * Routes a batch of outbox rows, in their order, in a fixed number of statements however many
+ * rows and watchers: a delivery per watcher that receives each (the first release of its
+ * subscriptions wins, R-FEW-21), the windows as they open and urgent events flush them, the
+ * `once` subscriptions that received one ended (R-SUB-09; the event still respects their options,
+ * R-FEW-20), the all_idle a row may cause, and the stall checks a turn's start moves (GAP-13).
+ */
+export async function routeEvents(ctx: RoutingContext, records: readonly OutboxRecord[]): Promise<void> {
+  const { stores } = ctx;
+  const relevant = records.filter((record) => record.kind === "turn_started" || !NOT_ROUTED.has(record.kind));
+  const sessionIds = [
+    ...new Set(
+      relevant
+        .filter((record) => record.subscriptionId === null && record.sessionId !== null)
+        .map((record) => record.sessionId as string),
+    ),
+  ];
+  const namedIds = [...new Set(relevant.map((record) => record.subscriptionId).filter((id) => id !== null))];
+  const [watching, named] = await Promise.all([
+    stores.subscriptions.listSubscriptionsWatching(sessionIds),
+    stores.subscriptions.getSubscriptions(namedIds),
+  ]);
+  const reads: BatchReads = { watching, named: new Map(named.map((s) => [s.id, s])) };
+
+  const ended = new Set<string>();
+  const stallChecks: { readonly around: SubscriptionRecord[]; readonly startedAt: number }[] = [];
+  const routed: {
+    readonly record: OutboxRecord;
+    readonly firsts: FirstRelease[];
+    readonly around: SubscriptionRecord[];
+  }[] = [];
+  for (const record of relevant) {
+    if (record.kind === "turn_started") {
+      const session = record.sessionId;
+      if (session !== null) {
+        const around = candidates(reads, record, ended).filter((s) => watches(s, session));
+        stallChecks.push({ around, startedAt: record.at });
+      }
+      continue;
+    }
+    const { around, receiving } = receivingOf(reads, record, ended);
+    const firsts = firstReleases(record, receiving, ctx.now);
+    for (const first of firsts) {
+      for (const subscription of first.held.filter((s) => s.once)) {
+        ended.add(subscription.id);
+      }
+    }
+    routed.push({ record, firsts, around });
+  }
+
+  const windowWatchers = new Set(
+    routed.flatMap(({ firsts }) => firsts.filter((f) => f.release.reason === "window").map((f) => f.watcher)),
+  );
+  const windows = new Windows(await stores.deliveries.openWindowEnds([...windowWatchers]));
+  for (const { record, firsts } of routed) {
+    deliver(ctx, record, firsts, windows);
+  }
+  // The stored window rows predate the batch: the flush reaches them before the new rows go in.
+  await stores.deliveries.closeWindows({ watchers: [...windows.flushed], at: ctx.now });
+  if (windows.added().length > 0) {
+    await stores.deliveries.addDeliveries(windows.added());
+  }
+  if (ended.size > 0) {
+    await stores.subscriptions.endSubscriptions({ ids: [...ended], reason: "once", at: ctx.now });
+  }
+  for (const { record, around } of routed) {
+    await noticeAllIdle(ctx, record, around);
+  }
+  for (const { around, startedAt } of stallChecks) {
+    await scheduleStallCheck(stores, around, startedAt);
+  }
 }

@@ -1,3 +1,4 @@
+import { newSubscription } from "@oar/scheduler/testing";
 import { describe, expect, it } from "vitest";
 import { refusal, settle, track } from "../actions/harness";
 import { createFederation, type FedRelay, relayOf } from "./harness";
@@ -307,22 +308,9 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
     const { box, target } = await paired();
     const local = await box.ownerSession("Box watcher");
     await box.engine.owner.postMessage(local.id, "hold");
-    const theirs = await box.stores.subscriptions.createSubscription({
-      id: "sub_local_watch",
-      watcher: local.id,
-      scope: "list",
-      sessions: [target.id],
-      exclude: [],
-      events: null,
-      once: false,
-      match: null,
-      stalledMinutes: 15,
-      heartbeatMinutes: null,
-      digestMinutes: null,
-      quietHours: null,
-      createdAt: 0,
-      nextTickAt: null,
-    });
+    const theirs = await box.stores.subscriptions.createSubscription(
+      newSubscription("sub_local_watch", { watcher: local.id, sessions: [target.id] }),
+    );
     const origin = {
       relay: "desk",
       session: "ses_heir",

@@ -75,11 +75,12 @@ export interface SubscriptionStore {
   }): Promise<SubscriptionRecord[]>;
   countActiveSubscriptions(watcher: string): Promise<number>;
   /**
-   * The active subscriptions an event of `sessionId` may concern: `list` ones naming it and every
-   * `all` one (the caller applies `exclude` and the own-conversation rule). Mirrors (`relay` set)
-   * watch another relay's sessions and are never among them.
+   * The active subscriptions an event of one of `sessionIds` may concern: `list` ones naming one
+   * of them and every `all` one (the caller applies `exclude` and the own-conversation rule),
+   * oldest first, each once. Mirrors (`relay` set) watch another relay's sessions and are never
+   * among them.
    */
-  listSubscriptionsWatching(sessionId: string): Promise<SubscriptionRecord[]>;
+  listSubscriptionsWatching(sessionIds: readonly string[]): Promise<SubscriptionRecord[]>;
   /** Every active subscription (owner views: `watched`, `watching`). */
   listActiveSubscriptions(): Promise<SubscriptionRecord[]>;
   /** Ends those of `ids` still active; returns the ids it ended. */

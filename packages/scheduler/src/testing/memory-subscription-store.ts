@@ -57,9 +57,12 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
     async countActiveSubscriptions(watcher) {
       return active().filter((s) => s.watcher === watcher).length;
     },
-    async listSubscriptionsWatching(sessionId) {
+    async listSubscriptionsWatching(sessionIds) {
+      if (sessionIds.length === 0) {
+        return [];
+      }
       return active().filter(
-        (s) => s.relay === null && (s.scope === "all" || s.sessions.includes(sessionId)),
+        (s) => s.relay === null && (s.scope === "all" || s.sessions.some((id) => sessionIds.includes(id))),
       );
     },
     async listActiveSubscriptions() {

@@ -119,8 +119,8 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
         remoteCursor: null,
         linkLostAt: null,
       });
-      expect(ids(await store().listSubscriptionsWatching("ses_1"))).toEqual(["sub_remote"]);
-      expect(ids(await store().listSubscriptionsWatching("77aa"))).toEqual(["sub_remote"]);
+      expect(ids(await store().listSubscriptionsWatching(["ses_1"]))).toEqual(["sub_remote"]);
+      expect(ids(await store().listSubscriptionsWatching(["77aa"]))).toEqual(["sub_remote"]);
       expect(ids(await store().listMirrors())).toEqual(["sub_mirror", "sub_mirror2"]);
       expect(ids(await store().listMirrors({ relay: "build-box" }))).toEqual(["sub_mirror"]);
       await store().setMirrorState("sub_mirror", { remoteCursor: "42", linkLostAt: T0 + 7 });
@@ -207,18 +207,29 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       await create("sub_all_ended", { scope: "all", sessions: [] });
       await store().endSubscriptions({ ids: ["sub_ended", "sub_all_ended"], reason: "unsubscribed", at: T0 });
 
-      expect(ids(await store().listSubscriptionsWatching("ses_1"))).toEqual([
+      expect(ids(await store().listSubscriptionsWatching(["ses_1"]))).toEqual([
         "sub_list",
         "sub_all",
         "sub_all_excluding",
       ]);
-      expect(ids(await store().listSubscriptionsWatching("ses_2"))).toEqual([
+      expect(ids(await store().listSubscriptionsWatching(["ses_2"]))).toEqual([
         "sub_list",
         "sub_all",
         "sub_all_excluding",
         "sub_elsewhere",
       ]);
-      expect(ids(await store().listSubscriptionsWatching("ses_9"))).toEqual(["sub_all", "sub_all_excluding"]);
+      expect(ids(await store().listSubscriptionsWatching(["ses_9"]))).toEqual([
+        "sub_all",
+        "sub_all_excluding",
+      ]);
+      // Several sessions at once: each subscription once, oldest first.
+      expect(ids(await store().listSubscriptionsWatching(["ses_2", "ses_1", "ses_9"]))).toEqual([
+        "sub_list",
+        "sub_all",
+        "sub_all_excluding",
+        "sub_elsewhere",
+      ]);
+      expect(await store().listSubscriptionsWatching([])).toEqual([]);
     });
 
     it("lists every active subscription, oldest first", async () => {
@@ -295,7 +306,7 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
         endReason: "watcher_archived",
       });
       expect(await store().getSubscription("sub_ended")).toEqual(ended);
-      expect(ids(await store().listSubscriptionsWatching("ses_1"))).toEqual(["sub_all"]);
+      expect(ids(await store().listSubscriptionsWatching(["ses_1"]))).toEqual(["sub_all"]);
 
       expect(await store().forgetSession({ sessionId: "ses_1", at: T0 + 11 })).toEqual([]);
     });

@@ -93,9 +93,10 @@ function createdByIs(conversation: ConversationRef): SQL | undefined {
 
 const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
 
-/** `(values (a, b), …) as name(x, y)`: rows to join an update on, one statement for many. */
-function valuesTable(name: string, columns: readonly string[], rows: readonly SQL[]): SQL {
-  return sql`(values ${sql.join([...rows], sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.join(", "))})`;
+/** `(values (id, at), …) as touched(id, at)`: the rows an activity update joins on, one statement for many. */
+function touchedTable(latest: ReadonlyMap<string, number>): SQL {
+  const rows = [...latest].map(([id, at]) => sql`(${id}, ${instantParam(at)})`);
+  return sql`(values ${sql.join(rows, sql`, `)}) as touched(id, at)`;
 }
 
 /** The latest of the instants given per key. */
@@ -142,13 +143,7 @@ async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Prom
   const groups = await tx
     .update(sessions)
     .set({ lastActivityAt: sql`greatest(${sessions.lastActivityAt}, touched.at)` })
-    .from(
-      valuesTable(
-        "touched",
-        ["id", "at"],
-        [...touched].map(([id, at]) => sql`(${id}, ${instantParam(at)})`),
-      ),
-    )
+    .from(touchedTable(touched))
     .where(eq(sessions.id, sql`touched.id`))
     .returning({ groupId: sessions.groupId, id: sessions.id });
   const groupTouched = latestBy(
@@ -160,13 +155,7 @@ async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Prom
     await tx
       .update(sessionGroups)
       .set({ lastActiveAt: sql`greatest(${sessionGroups.lastActiveAt}, touched.at)` })
-      .from(
-        valuesTable(
-          "touched",
-          ["id", "at"],
-          [...groupTouched].map(([id, at]) => sql`(${id}, ${instantParam(at)})`),
-        ),
-      )
+      .from(touchedTable(groupTouched))
       .where(eq(sessionGroups.id, sql`touched.id`));
   }
   return inputs.map((input) => {

@@ -116,11 +116,20 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       return row?.n ?? 0;
     },
 
-    async listSubscriptionsWatching(sessionId) {
+    async listSubscriptionsWatching(sessionIds) {
+      if (sessionIds.length === 0) {
+        return [];
+      }
       const rows = await db
         .select()
         .from(subscriptions)
-        .where(and(ACTIVE, isNull(subscriptions.relay), or(eq(subscriptions.scope, "all"), names(sessionId))))
+        .where(
+          and(
+            ACTIVE,
+            isNull(subscriptions.relay),
+            or(eq(subscriptions.scope, "all"), ...[...new Set(sessionIds)].map(names)),
+          ),
+        )
         .orderBy(asc(subscriptions.seq));
       return rows.map(toSubscriptionRecord);
     },
