@@ -26,7 +26,11 @@ describe("routing a batch (R-DLV-04, R-SUB-09)", () => {
       newSubscription("sub_w", { watcher: "ses_w", sessions: ["ses_a"], events: ["turn_end", "error"] }),
     );
     const ctx = { stores, ids: createSequentialIdGenerator(), now: T0 };
-    const [first, urgent, later] = [record("turn_end", "ses_a"), record("error", "ses_a"), record("turn_end", "ses_a")];
+    const [first, urgent, later] = [
+      record("turn_end", "ses_a"),
+      record("error", "ses_a"),
+      record("turn_end", "ses_a"),
+    ];
     await routeEvents(ctx, [first, urgent, later]);
     const due = await stores.deliveries.claimDueDeliveries({ now: T0 + WINDOW_MS, watchers: 10 });
     expect(due.map((d) => [d.eventId, d.reason, d.dueAt])).toEqual([
@@ -39,7 +43,12 @@ describe("routing a batch (R-DLV-04, R-SUB-09)", () => {
   it("rows joining a window stored before the batch keep its end; a once subscription takes only the first row", async () => {
     const stores = createMemoryEngineStores();
     await stores.subscriptions.createSubscription(
-      newSubscription("sub_once", { watcher: "ses_o", sessions: ["ses_a"], events: ["turn_end"], once: true }),
+      newSubscription("sub_once", {
+        watcher: "ses_o",
+        sessions: ["ses_a"],
+        events: ["turn_end"],
+        once: true,
+      }),
     );
     await stores.subscriptions.createSubscription(
       newSubscription("sub_w", { watcher: "ses_w", sessions: ["ses_a", "ses_b"], events: ["turn_end"] }),
