@@ -10,6 +10,11 @@ export const PEER_EVENTS_KEPT = 500;
 export const PEER_EVENTS_KEPT_MS = 7 * 24 * 3_600_000;
 /** Outbox rows read per query while looking for a subscription's events. */
 const SCAN_PAGE = 500;
+/**
+ * An event's `at` is taken before its transaction commits and its seq at commit, so a row a little
+ * older than another can come after it; the first fetch starts this much before the creation.
+ */
+const SCAN_MARGIN_MS = 60_000;
 
 function notFound(deps: EngineDeps, relay: string | null, id: string, why: string): never {
   throw new RelayError(
@@ -77,7 +82,8 @@ export async function peerSubscriptionEvents(
   }
   const after = parseCursor(deps, query.after);
   const keptSince = clock.now() - PEER_EVENTS_KEPT_MS;
-  let position = after;
+  // Nothing before the subscription's creation is its: a first fetch does not read the outbox from 0.
+  let position = Math.max(after, await stores.events.lastSeqBefore(subscription.createdAt - SCAN_MARGIN_MS));
   let truncated = false;
   const found: OutboxRecord[] = [];
   for (;;) {

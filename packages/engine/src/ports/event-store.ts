@@ -41,6 +41,8 @@ export interface EventStore {
   getEvents(ids: readonly string[]): Promise<OutboxRecord[]>;
   /** The highest seq stored; 0 when the outbox is empty. */
   lastEventSeq(): Promise<number>;
+  /** The highest seq of an event appended before `at`; 0 when there is none. */
+  lastSeqBefore(at: number): Promise<number>;
   /**
    * Calls `listener` when another relay process may have appended events (Postgres LISTEN; a hint
    * only, behind polling). Returns the function that stops listening. Optional: stores shared by

@@ -123,6 +123,19 @@ export function runEventStoreContract(setup: ContractSetup<EventStoreFixture>): 
       expect(await store().lastEventSeq()).toBe(2);
     });
 
+    it("gives the highest seq of an event appended before a time, or 0", async () => {
+      expect(await store().lastSeqBefore(T0 + 1_000)).toBe(0);
+      await store().appendEvent(newOutboxEvent("evt_1", { at: T0 }));
+      await store().appendEvent(newOutboxEvent("evt_2", { at: T0 + 500 }));
+      // Appended after, with an older time (its transaction took it earlier): it counts by its time.
+      await store().appendEvent(newOutboxEvent("evt_3", { at: T0 + 200 }));
+      await store().appendEvent(newOutboxEvent("evt_4", { at: T0 + 1_000 }));
+      expect(await store().lastSeqBefore(T0)).toBe(0);
+      expect(await store().lastSeqBefore(T0 + 300)).toBe(3);
+      expect(await store().lastSeqBefore(T0 + 1_000)).toBe(3);
+      expect(await store().lastSeqBefore(T0 + 1_001)).toBe(4);
+    });
+
     it("stops listening for foreign events when asked, if it listens at all", () => {
       const stop = store().onForeignEvents?.(() => {});
       stop?.();

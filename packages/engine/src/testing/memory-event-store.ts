@@ -37,5 +37,8 @@ export function createMemoryEventStore(): EventStore & Snapshotting {
     async lastEventSeq() {
       return lastSeq();
     },
+    async lastSeqBefore(at) {
+      return Math.max(0, ...[...events.values()].filter((event) => event.at < at).map((event) => event.seq));
+    },
   };
 }

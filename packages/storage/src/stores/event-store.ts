@@ -1,8 +1,8 @@
 import type { EventStore, NewOutboxEvent, OutboxRecord } from "@oar/engine";
-import { asc, desc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { asc, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { events, outboxHead } from "../tables";
-import { instantParam, toMs } from "./rows";
+import { instantParam, toDate, toMs } from "./rows";
 
 /** The channel every append notifies at commit; other relay processes LISTEN on it (DESIGN §9). */
 export const EVENTS_CHANNEL = "oar_events";
@@ -110,6 +110,14 @@ export function createEventStore(db: Database): EventStore {
 
     async lastEventSeq() {
       const [last] = await db.select({ seq: events.seq }).from(events).orderBy(desc(events.seq)).limit(1);
+      return last?.seq ?? 0;
+    },
+
+    async lastSeqBefore(at) {
+      const [last] = await db
+        .select({ seq: max(events.seq) })
+        .from(events)
+        .where(lt(events.at, toDate(at)));
       return last?.seq ?? 0;
     },
   };

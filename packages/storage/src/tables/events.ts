@@ -1,6 +1,6 @@
 import type { OutboxEvent, OutboxEventKind } from "@oar/schema";
 import { sql } from "drizzle-orm";
-import { bigint, check, jsonb, pgTable, smallint, text } from "drizzle-orm/pg-core";
+import { bigint, check, index, jsonb, pgTable, smallint, text } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
 import { OUTBOX_EVENT_KINDS } from "./vocabulary";
 
@@ -24,7 +24,11 @@ export const events = pgTable(
     payload: jsonb("payload").$type<OutboxEvent>().notNull(),
     at: instant("at").notNull(),
   },
-  (t) => [oneOf("events_kind_check", t.kind, OUTBOX_EVENT_KINDS)],
+  (t) => [
+    oneOf("events_kind_check", t.kind, OUTBOX_EVENT_KINDS),
+    // A paired relay's first fetch of a new subscription starts near its creation, not at seq 0.
+    index("events_at_idx").on(t.at),
+  ],
 );
 
 /**

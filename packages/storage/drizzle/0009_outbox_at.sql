@@ -1,0 +1,1 @@
+CREATE INDEX "events_at_idx" ON "events" USING btree ("at");
