@@ -2,10 +2,13 @@ import { defineConfig } from "vitest/config";
 import { sourceConditions } from "./vitest.shared.ts";
 
 // The root run: every package's project, plus the repo-level tests (topology). Verbose, so a CI
-// log shows each test by name; the JSON file feeds the pass/fail summary of .ci/run.
+// log shows each test by name; the JSON file feeds the pass/fail summary of .ci/run. Two files at
+// a time: most of the time goes to relay processes starting and stopping, not to the CPU, and
+// vitest's default on a 2-core machine runs one file at a time.
 export default defineConfig({
   ...sourceConditions,
   test: {
+    maxWorkers: 2,
     reporters: ["verbose", ["json", { outputFile: ".tmp/vitest-results.json" }]],
     projects: [
       "packages/*",

@@ -53,40 +53,61 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let again = false;
   let timer: TimerId | null = null;
 
-  const route = async (): Promise<boolean> =>
-    stores.transaction(async (tx) => {
+  /** Sends what is due at `now` to up to WATCHERS_PER_PASS watchers, in the caller's transaction; true when there may be more. */
+  const sendDue = async (tx: EngineStores, now: number, sent: Sent[]): Promise<boolean> => {
+    const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
+    sent.push(
+      ...(await sendToWatchers(
+        { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
+        due,
+      )),
+    );
+    return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_PASS;
+  };
+
+  const kickAll = (sent: readonly Sent[]) => {
+    for (const result of sent) {
+      if (result.startsTurn) {
+        deps.kick(result.watcher);
+      }
+    }
+  };
+
+  /**
+   * Whether routing also sends what it makes due at once (urgent events, windows they flush) in
+   * its own transaction: one commit less before a question or an error reaches its watchers. A
+   * pass that fails turns it off until a pass succeeds, so a send that keeps failing cannot hold
+   * the routing back.
+   */
+  let sendWhileRouting = true;
+
+  const route = async (): Promise<boolean> => {
+    const sent: Sent[] = [];
+    const more = await stores.transaction(async (tx) => {
       const cursor = await tx.deliveries.claimCursor();
       if (cursor === null) {
         return false;
       }
       const records = await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
       const now = clock.now();
-      await routeEvents({ stores: tx, ids: deps.ids, now }, records);
+      const routed = await routeEvents({ stores: tx, ids: deps.ids, now }, records);
       const last = records.at(-1);
       if (last !== undefined) {
         await tx.deliveries.setCursor(last.seq);
       }
+      if (routed.dueNow && sendWhileRouting) {
+        await sendDue(tx, now, sent);
+      }
       return records.length === ROUTED_PER_PASS;
     });
+    kickAll(sent);
+    return more;
+  };
 
   const send = async (): Promise<boolean> => {
     const sent: Sent[] = [];
-    const more = await stores.transaction(async (tx) => {
-      const now = clock.now();
-      const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
-      sent.push(
-        ...(await sendToWatchers(
-          { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
-          due,
-        )),
-      );
-      return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_PASS;
-    });
-    for (const result of sent) {
-      if (result.startsTurn) {
-        deps.kick(result.watcher);
-      }
-    }
+    const more = await stores.transaction((tx) => sendDue(tx, clock.now(), sent));
+    kickAll(sent);
     return more;
   };
 
@@ -118,10 +139,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
 
   const routeAndSend = async () => {
-    // What each routed batch makes due goes out before the next batch is routed.
+    // What each routed batch makes due goes out before the next batch is routed; a new event
+    // (a poke) is routed between two sending transactions, not after all of them.
     for (;;) {
       const more = await route();
-      while ((await send()) && !closed) {}
+      // At least one sending transaction a pass, so a stream of pokes cannot starve the windows.
+      while ((await send()) && !again && !closed) {}
       if (!more || closed) {
         return;
       }
@@ -153,7 +176,9 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       try {
         await pass();
+        sendWhileRouting = true;
       } catch (error) {
+        sendWhileRouting = false;
         deps.logger.warn("The event dispatcher's pass failed; it tries again.", {
           error: errorMessage(error),
         });

@@ -224,7 +224,10 @@ function receivingOf(reads: BatchReads, record: OutboxRecord, ended: ReadonlySet
  * `once` subscriptions that received one ended (R-SUB-09; the event still respects their options,
  * R-FEW-20), the all_idle a row may cause, and the stall checks a turn's start moves (GAP-13).
  */
-export async function routeEvents(ctx: RoutingContext, records: readonly OutboxRecord[]): Promise<void> {
+export async function routeEvents(
+  ctx: RoutingContext,
+  records: readonly OutboxRecord[],
+): Promise<{ readonly dueNow: boolean }> {
   const { stores } = ctx;
   const relevant = records.filter((record) => record.kind === "turn_started" || !NOT_ROUTED.has(record.kind));
   const sessionIds = [
@@ -288,4 +291,5 @@ export async function routeEvents(ctx: RoutingContext, records: readonly OutboxR
   for (const { around, startedAt } of stallChecks) {
     await scheduleStallCheck(stores, around, startedAt);
   }
+  return { dueNow: windows.flushed.size > 0 || windows.added().some((row) => row.dueAt <= ctx.now) };
 }

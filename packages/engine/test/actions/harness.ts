@@ -45,6 +45,8 @@ export interface HarnessOptions {
    * them off unless they ask for them.
    */
   readonly approvalCards?: boolean;
+  /** What the engine works on, made from the memory stores the test reads (a failing method). */
+  readonly engineStores?: (stores: EngineStores) => EngineStores;
 }
 
 export interface Harness {
@@ -76,7 +78,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const stores = createMemoryEngineStores();
   const provider = createTestProvider(options.testProvider);
   const deps: EngineDeps = {
-    stores,
+    stores: options.engineStores?.(stores) ?? stores,
     providers: [provider, ...(options.extraProviders ?? [])],
     clock,
     ids: createSequentialIdGenerator(),

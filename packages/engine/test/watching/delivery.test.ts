@@ -1,6 +1,6 @@
 import { EVENT_MESSAGE_HEADER } from "@oar/scheduler";
 import { describe, expect, it } from "vitest";
-import { createTestProvider } from "../../src/testing";
+import { createTestProvider, withFailingMethod } from "../../src/testing";
 import { settle } from "../actions/harness";
 import { createWatchingHarness } from "./watching-harness";
 
@@ -43,6 +43,26 @@ describe("how events arrive (§27)", () => {
     const [message] = await h.eventMessages();
     expect(message?.text).toContain('turn_end (done) "echo: fine"');
     expect(message?.text).toContain('error "boom"');
+  });
+
+  it("DESIGN §9: a send that keeps failing holds no routing back; once it works, the error goes out once", async () => {
+    let failing = true;
+    const h = await createWatchingHarness({
+      engineStores: (stores) =>
+        withFailingMethod(stores, "deliveries.recordWakeups", { failing: () => failing }),
+    });
+    const a = await h.ownerSession({ title: "A" });
+    await h.subscribe({ sessions: [a.id] });
+    await h.prompt(a, "fail: boom");
+    // The pass that routes and sends at once fails; the next routes alone, and the error is stored.
+    await h.pass(2_000);
+    expect(await h.stores.deliveries.nextDeliveryDueAt()).not.toBeNull();
+    expect(await h.eventMessages()).toEqual([]);
+    failing = false;
+    await h.pass(2_000);
+    const messages = await h.eventMessages();
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.text).toContain('error "boom"');
   });
 
   it("GAP-15: a watcher mid-turn gets the message as its next turn, once the current one ends", async () => {
