@@ -18,6 +18,16 @@ function row(label: string, figures: Spread): string {
   return `| ${label} | ${figures.count} | ${msCell(figures.p50)} | ${msCell(figures.p99)} | ${msCell(figures.max)} |`;
 }
 
+/** One markdown table of spreads (count, p50, p99, max), then a blank line. */
+function spreadTable(title: string, counted: string, rows: readonly (readonly [string, Spread])[]): void {
+  console.log(`| ${title} | ${counted} | p50 | p99 | max |`);
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  for (const [label, figures] of rows) {
+    console.log(row(label, figures));
+  }
+  console.log("");
+}
+
 function ratioLine(label: string, stages: Stages, loaded: Spread, idle: Spread): string {
   if (stages.late.count === 0) {
     return `${label}: no delivery sent`;
@@ -53,33 +63,30 @@ export function printReport(input: {
     `| messages: batch / urgent / cap digest | ${figures.messages}: ${w.batch} / ${w.urgent} / ${w.cap} |`,
   );
   console.log("");
-  console.log("| delivery times, ms (due: the designed release time) | deliveries | p50 | p99 | max |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
-  console.log(row("urgent: event (turn end) → routed, due at once", figures.urgent.routed));
-  console.log(row("urgent: due → its sending transaction began", figures.urgent.began));
-  console.log(row("urgent: transaction began → heard committed", figures.urgent.committed));
-  console.log(row("**urgent lateness: due → heard committed**", figures.urgent.late));
-  console.log(row("urgent: event → heard committed", figures.urgent.fromEvent));
-  console.log(row("window: due (window end) → its sending transaction began", figures.window.began));
-  console.log(row("window: transaction began → heard committed", figures.window.committed));
-  console.log(row("**window lateness: due → heard committed**", figures.window.late));
-  console.log(row("cap digests: due (as the cap moved it) → heard committed", figures.capSent.late));
-  console.log(row("routing, every delivery: event → its delivery row", figures.routing));
-  console.log("");
-  console.log("| where the time goes | count | p50 | p99 | max |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
-  console.log(row("sending transactions: watchers in one", figures.sending.watchers));
-  console.log(row("sending transactions: ms from began to heard committed", figures.sending.durationMs));
-  console.log(row("sending transactions: ms per watcher", figures.sending.perWatcherMs));
-  console.log(row("urgent events: watchers each reached", figures.fanOut.watchers));
-  console.log(row("urgent events: lateness of the first watcher heard, ms", figures.fanOut.first));
-  console.log(row("urgent events: lateness of the last watcher heard, ms", figures.fanOut.last));
-  console.log("");
-  console.log("| pg_notify round trip, ms | samples | p50 | p99 | max |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
-  console.log(row("idle, before the load", idle));
-  console.log(row("during the load", loaded));
-  console.log("");
+  spreadTable("delivery times, ms (due: the designed release time)", "deliveries", [
+    ["urgent: event (turn end) → routed, due at once", figures.urgent.routed],
+    ["urgent: due → its sending transaction began", figures.urgent.began],
+    ["urgent: transaction began → heard committed", figures.urgent.committed],
+    ["**urgent lateness: due → heard committed**", figures.urgent.late],
+    ["urgent: event → heard committed", figures.urgent.fromEvent],
+    ["window: due (window end) → its sending transaction began", figures.window.began],
+    ["window: transaction began → heard committed", figures.window.committed],
+    ["**window lateness: due → heard committed**", figures.window.late],
+    ["cap digests: due (as the cap moved it) → heard committed", figures.capSent.late],
+    ["routing, every delivery: event → its delivery row", figures.routing],
+  ]);
+  spreadTable("where the time goes", "count", [
+    ["sending transactions: watchers in one", figures.sending.watchers],
+    ["sending transactions: ms from began to heard committed", figures.sending.durationMs],
+    ["sending transactions: ms per watcher", figures.sending.perWatcherMs],
+    ["urgent events: watchers each reached", figures.fanOut.watchers],
+    ["urgent events: lateness of the first watcher heard, ms", figures.fanOut.first],
+    ["urgent events: lateness of the last watcher heard, ms", figures.fanOut.last],
+  ]);
+  spreadTable("pg_notify round trip, ms", "samples", [
+    ["idle, before the load", idle],
+    ["during the load", loaded],
+  ]);
   const deliveries = Object.values(figures.deliveries).reduce((sum, n) => sum + n, 0);
   console.log(
     "| from the load's start to drained, Postgres' counts | table scans | per delivery | per message | rows written |",

@@ -1,4 +1,5 @@
 export { type Clock, sleep, systemClock, type TimerId, toIso } from "./clock";
+export { groupBy } from "./collections";
 export {
   isRelayError,
   LOCAL_ERROR_CODES,

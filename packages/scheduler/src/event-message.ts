@@ -1,3 +1,4 @@
+import { groupBy } from "@oar/core";
 import type { OutboxEvent, QuietHours } from "@oar/schema";
 import { describeQuietHours } from "./quiet-hours";
 import { CAP_DIGEST_MINUTES, WAKEUPS_PER_HOUR } from "./wakeup-cap";
@@ -105,11 +106,11 @@ function digestHeader(section: MessageSection): string | null {
  * `replayed`, per relay and subscription, where the first of those events stands.
  */
 function sectionLines(events: readonly OutboxEvent[]): string[] {
-  const replays = new Map<string, OutboxEvent[]>();
   const keyOf = (event: OutboxEvent) => `${event.relay ?? ""}\u0000${event.subscription_id ?? ""}`;
-  for (const event of events.filter((e) => e.replayed === true)) {
-    replays.set(keyOf(event), [...(replays.get(keyOf(event)) ?? []), event]);
-  }
+  const replays = groupBy(
+    events.filter((e) => e.replayed === true),
+    keyOf,
+  );
   const lines: string[] = [];
   for (const event of events) {
     if (event.replayed !== true) {

@@ -1,4 +1,4 @@
-import type { IdGenerator } from "@oar/core";
+import { groupBy, type IdGenerator } from "@oar/core";
 import {
   deliveryTiming,
   eventLine,
@@ -100,11 +100,11 @@ function firstReleases(
   receiving: readonly SubscriptionRecord[],
   now: number,
 ): FirstRelease[] {
-  const byWatcher = new Map<string, SubscriptionRecord[]>();
   // §28: a paired relay's conversation gets no message from here; that relay fetches the events.
-  for (const subscription of receiving.filter((s) => s.watcherRelay === null)) {
-    byWatcher.set(subscription.watcher, [...(byWatcher.get(subscription.watcher) ?? []), subscription]);
-  }
+  const byWatcher = groupBy(
+    receiving.filter((s) => s.watcherRelay === null),
+    (subscription) => subscription.watcher,
+  );
   return [...byWatcher].flatMap(([watcher, held]) => {
     const first = firstRelease(
       held.map((subscription) => ({ subscription, release: releaseOf(subscription, record.kind, now) })),

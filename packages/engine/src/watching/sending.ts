@@ -1,4 +1,4 @@
-import type { IdGenerator } from "@oar/core";
+import { groupBy, type IdGenerator } from "@oar/core";
 import {
   capHoldUntil,
   type DeliveryRecord,
@@ -47,11 +47,10 @@ function sectionsOf(
     sections.push({ events: eventsOf(atOnce) });
   }
   for (const reason of ["digest", "quiet"] as const) {
-    const bySubscription = new Map<string, DeliveryRecord[]>();
-    for (const row of due.filter((r) => r.reason === reason)) {
-      const key = row.subscriptionId ?? "";
-      bySubscription.set(key, [...(bySubscription.get(key) ?? []), row]);
-    }
+    const bySubscription = groupBy(
+      due.filter((r) => r.reason === reason),
+      (row) => row.subscriptionId ?? "",
+    );
     for (const [id, rows] of bySubscription) {
       const subscription = subscriptions.get(id);
       sections.push({
@@ -132,9 +131,9 @@ interface PassReads {
 }
 
 /**
- * One watcher's share of the pass: drops what its archived session can no longer take, sorts out
- * echoes, holds past the hourly cap, and otherwise adds its one message (R-DLV-01, R-DLV-04) to
- * `out`. Returns the deliveries it keeps, whose subscriptions the message needs.
+ * One watcher's share of the pass: drops what its archived session can no longer take (into
+ * `dropped`), sorts out echoes and holds past the hourly cap. Returns the deliveries that go out
+ * now, in one message (`addMessage`, R-DLV-01, R-DLV-04).
  */
 async function prepareWatcher(
   ctx: SendingContext,
@@ -217,10 +216,7 @@ function addMessage(
  */
 export async function sendToWatchers(ctx: SendingContext, due: readonly DeliveryRecord[]): Promise<Sent[]> {
   const { stores, now } = ctx;
-  const byWatcher = new Map<string, DeliveryRecord[]>();
-  for (const row of due) {
-    byWatcher.set(row.watcher, [...(byWatcher.get(row.watcher) ?? []), row]);
-  }
+  const byWatcher = groupBy(due, (row) => row.watcher);
   const watchers = [...byWatcher.keys()];
   if (watchers.length === 0) {
     return [];
@@ -265,17 +261,4 @@ export async function sendToWatchers(ctx: SendingContext, due: readonly Delivery
     ...[...out.digested].map((id) => stores.subscriptions.setTiming(id, { lastDigestAt: now })),
   ]);
   return out.sent;
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const list = groups.get(key(item));
-    if (list) {
-      list.push(item);
-    } else {
-      groups.set(key(item), [item]);
-    }
-  }
-  return groups;
 }

@@ -1,4 +1,4 @@
-import { toIso } from "@oar/core";
+import { groupBy, toIso } from "@oar/core";
 import { planTick, type SubscriptionRecord, stallCheckAt } from "@oar/scheduler";
 import type { EngineStores } from "../engine";
 import { watchedSessionIds } from "./watched-sessions";
@@ -94,14 +94,13 @@ export async function scheduleStallCheck(
   around: readonly SubscriptionRecord[],
   startedAt: number,
 ): Promise<void> {
-  const byTime = new Map<number, string[]>();
-  for (const subscription of around) {
+  const checks = around.flatMap((subscription) => {
     const at = stallCheckAt(subscription, startedAt);
-    if (at !== null && (subscription.nextTickAt === null || at < subscription.nextTickAt)) {
-      byTime.set(at, [...(byTime.get(at) ?? []), subscription.id]);
-    }
-  }
-  for (const [at, ids] of byTime) {
-    await stores.subscriptions.advanceTicks({ ids, at });
+    return at !== null && (subscription.nextTickAt === null || at < subscription.nextTickAt)
+      ? [{ id: subscription.id, at }]
+      : [];
+  });
+  for (const [at, moving] of groupBy(checks, (check) => check.at)) {
+    await stores.subscriptions.advanceTicks({ ids: moving.map((check) => check.id), at });
   }
 }
