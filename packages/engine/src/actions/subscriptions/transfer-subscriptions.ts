@@ -40,6 +40,7 @@ export async function transferSubscriptions(
     await requireSession(ctx, call.from, { allowArchived: true, nothing: "Nothing was moved." });
   }
   const { stores } = ctx.deps;
+  // An `endedSince` past any end lists the active ones only; of those, the ones kept here for that relay.
   const ofFrom = (
     await stores.subscriptions.listSubscriptions({ watcher: call.from, endedSince: Number.MAX_SAFE_INTEGER })
   ).filter((subscription) => subscription.watcherRelay === watcherRelay && subscription.relay === null);
