@@ -8,7 +8,8 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[] }> = {
   "@oar/schema": { runtime: ["zod"] },
   "@oar/core": { runtime: ["@oar/schema", "nanoid"] },
   "@oar/permissions": { runtime: ["@oar/schema", "@oar/core"] },
-  "@oar/scheduler": { runtime: ["@oar/schema", "@oar/core"] },
+  // date-fns-tz reads quiet hours' zones (DESIGN §2's scheduler card); date-fns is its peer.
+  "@oar/scheduler": { runtime: ["@oar/schema", "@oar/core", "date-fns-tz", "date-fns"] },
   "@oar/client": { runtime: ["@oar/schema", "@oar/core", "ky"] },
   "@oar/storage": {
     runtime: ["@oar/schema", "@oar/core", "drizzle-orm", "@electric-sql/pglite", "postgres"],

@@ -1,4 +1,5 @@
 import type { QuietHours } from "@oar/schema";
+import { format as formatInZone } from "date-fns-tz";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -41,82 +42,25 @@ function inWindow(window: Window, minute: number): boolean {
     : minute >= window.from || minute < window.to;
 }
 
-// --- The zone's clock, read through Intl (no Date: time is an argument here) -----------------
+// --- The zone's clock, read through date-fns-tz ---------------------------------------------
 
-interface ZoneClock {
-  readonly format: Intl.DateTimeFormat;
-  /** Positions of year, month, day, hour, minute, second among the digit runs of `format`. */
-  readonly order: readonly [number, number, number, number, number, number];
-}
-
-const zoneClocks = new Map<string, ZoneClock>();
-const FIELDS = ["year", "month", "day", "hour", "minute", "second"] as const;
-
-function zoneClock(tz: string): ZoneClock {
-  let clock = zoneClocks.get(tz);
-  if (clock === undefined) {
-    const format = new Intl.DateTimeFormat("en-US", {
-      timeZone: tz,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    // format() is about four times faster than formatToParts(); read the field order once.
-    const types = format
-      .formatToParts(0)
-      .filter((part) => part.type !== "literal")
-      .map((part) => part.type);
-    const order = FIELDS.map((field) => types.indexOf(field));
-    if (order.some((position) => position < 0) || types.length !== FIELDS.length) {
-      throw new RangeError(`cannot read the clock of time zone ${tz}`);
-    }
-    clock = { format, order: order as unknown as ZoneClock["order"] };
-    zoneClocks.set(tz, clock);
-  }
-  return clock;
-}
-
-/** Local wall-clock time minus UTC at instant `at`, in ms (to the second, as tzdata is). */
+/**
+ * Local wall-clock time minus UTC at instant `at`, in ms. date-fns-tz's `format` with the `xxx`
+ * token reads the zone's offset at the instant itself; its `toZonedTime` would not do here, as it
+ * sets the wall time on a Date of the host's zone, which moves a time the host's clock skips (a
+ * London 02:30 on a Berlin host reads 03:30). Whole minutes, as every zone has been since 1972.
+ */
 function offsetAt(tz: string, at: number): number {
-  const { format, order } = zoneClock(tz);
-  const text = format.format(at);
-  const runs = [0, 0, 0, 0, 0, 0];
-  let run = -1;
-  let inRun = false;
-  for (let i = 0; i < text.length; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit >= 0 && digit <= 9) {
-      if (!inRun) {
-        run++;
-        inRun = true;
-      }
-      runs[run] = (runs[run] ?? 0) * 10 + digit;
-    } else {
-      inRun = false;
-    }
+  const text = formatInZone(at, "xxx", { timeZone: tz });
+  const match = OFFSET_RE.exec(text);
+  if (match === null) {
+    throw new RangeError(`cannot read the clock of time zone ${tz}: ${text}`);
   }
-  const field = (index: number) => runs[order[index] ?? 0] ?? 0;
-  const local =
-    daysFromCivil(field(0), field(1), field(2)) * DAY_MS +
-    (field(3) % 24) * 3_600_000 +
-    field(4) * MINUTE_MS +
-    field(5) * 1000;
-  return local - Math.floor(at / 1000) * 1000;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return (match[1] === "-" ? -minutes : minutes) * MINUTE_MS;
 }
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
+const OFFSET_RE = /^([+-])(\d{2}):(\d{2})$/;
 
 /** Clock changes found so far, per zone: the events of one night all cross the same change. */
 const knownTransitions = new Map<string, number[]>();

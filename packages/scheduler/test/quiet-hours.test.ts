@@ -484,3 +484,15 @@ describe("R-FEW-12/13/14/15: isQuiet and quietUntil agree with a minute-by-minut
     );
   });
 });
+
+describe("R-FEW-12: the window follows its own zone's clock, not the host's", () => {
+  // vitest.config.ts runs these tests on a Europe/Berlin host. On 2026-03-29 London goes to BST
+  // at 01:00Z, as Berlin goes to CEST; its 02:30 (01:30Z) is a wall time Berlin's clock skipped.
+  it("a London 02:30 stays 02:30 on a host whose clock skipped it", () => {
+    const w = quiet("22:00", "02:45", "Europe/London");
+    expect(new Date(t("2026-03-29T01:30:00Z")).getTimezoneOffset()).toBe(-120); // the host is Berlin
+    expect(isQuiet(w, t("2026-03-29T01:30:00Z"))).toBe(true);
+    expect(quietUntil(w, t("2026-03-29T01:30:00Z"))).toBe(t("2026-03-29T01:45:00Z"));
+    expect(isQuiet(w, t("2026-03-29T01:45:00Z"))).toBe(false);
+  });
+});
