@@ -1,4 +1,5 @@
 import { RelayError } from "@oar/core";
+import type { TransactionCalls } from "./transaction-calls";
 
 // SQLSTATE classes worth a retry: connection failures, serialization failures and deadlocks, shutdown.
 const RETRYABLE_SQLSTATE = /^(08|40|57P)/;
@@ -139,9 +140,15 @@ export function withDeadline<T>(
 
 /**
  * Wraps every method of a store so that a failing query rejects with a RelayError naming the
- * port and method, whatever driver threw it, and (with `deadlineMs`) no call waits longer.
+ * port and method, whatever driver threw it, and (with `deadlineMs`) no call waits longer. With
+ * `calls`, each call is one of a transaction's (see TransactionCalls).
  */
-export function guardStore<T extends object>(port: string, store: T, deadlineMs?: number): T {
+export function guardStore<T extends object>(
+  port: string,
+  store: T,
+  deadlineMs?: number,
+  calls?: TransactionCalls,
+): T {
   const guarded: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(store)) {
     if (typeof member !== "function") {
@@ -150,13 +157,17 @@ export function guardStore<T extends object>(port: string, store: T, deadlineMs?
     }
     const method = member as (...args: unknown[]) => Promise<unknown>;
     const operation = `${port}.${name}`;
-    guarded[name] = async (...args: unknown[]) => {
+    const call = async (args: unknown[]) => {
       try {
         return await withDeadline(operation, deadlineMs, () => method.apply(store, args));
       } catch (cause) {
         throw toStoreError(operation, cause);
       }
     };
+    guarded[name] =
+      calls === undefined
+        ? (...args: unknown[]) => call(args)
+        : (...args: unknown[]) => calls.run(operation, () => call(args));
   }
   return guarded as T;
 }

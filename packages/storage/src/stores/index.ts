@@ -13,6 +13,7 @@ import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
 import { createSubscriptionStore } from "./subscription-store";
 import { createTokenStore } from "./token-store";
+import { TransactionCalls } from "./transaction-calls";
 import { createUnlockStore } from "./unlock-store";
 
 /** Every store port this package implements, on one database, and transactions over them. */
@@ -45,7 +46,14 @@ export function createStores(
   const transaction: Stores["transaction"] = async (work) => {
     try {
       return await withDeadline("transaction", deadlines?.transactionMs, () =>
-        db.transaction((tx) => work(storesOn(tx, "joined", deadlines?.callMs, foreignEvents))),
+        db.transaction(async (tx) => {
+          const calls = new TransactionCalls();
+          try {
+            return await work(storesOn(tx, "joined", deadlines?.callMs, foreignEvents, calls));
+          } finally {
+            await calls.end();
+          }
+        }),
       );
     } catch (cause) {
       // The work's own refusals and failures pass as they are; only an outage is translated.
@@ -60,8 +68,9 @@ function storesOn(
   transaction: Stores["transaction"] | "joined",
   deadlineMs: number | undefined,
   foreignEvents: ForeignEventsHint | undefined,
+  calls?: TransactionCalls,
 ): Stores {
-  const guard = <T extends object>(port: string, store: T) => guardStore(port, store, deadlineMs);
+  const guard = <T extends object>(port: string, store: T) => guardStore(port, store, deadlineMs, calls);
   const events = guard("EventStore", createEventStore(db));
   const stores: Stores = {
     sessions: guard("SessionStore", createSessionStore(db)),
