@@ -77,6 +77,13 @@ try {
       `${plan.watchers * SUBSCRIPTIONS_PER_WATCHER} subscriptions (${cards} approval cards allowed; the relay used ${setupCore === null ? "?" : (setupCore * 100).toFixed(0)}% of a core)`,
     );
 
+    // What autovacuum would have done after 20,000 subscriptions: statistics for the planner and
+    // the subscriptions' GIN pending list merged. Without it (autovacuum off on some machines),
+    // routing plans from default estimates and scans every subscription for each event.
+    const autovacuum = (await db.query<{ autovacuum: string }>("show autovacuum"))[0]?.autovacuum;
+    await db.query("vacuum analyze");
+    progress(`vacuum analyze (the server's autovacuum is ${autovacuum ?? "?"})`);
+
     const observer = await observeSentMessages(db);
     const idle = spread(await notifyRoundTrips(db, IDLE_ROUND_TRIPS, 5));
     progress(`${IDLE_ROUND_TRIPS} pg_notify round trips, idle`);

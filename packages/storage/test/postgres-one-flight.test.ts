@@ -86,7 +86,8 @@ describe.skipIf(!postgresDatabase.available)("postgres.js sends an unprepared qu
     const values = ["héllo ✓", 42, 2.5, 9007199254740993n, true, null] as const;
     const [row] = await sql.unsafe(
       "select $1::text as s, $2::int as i, $3::float8 as f, ($4::int8)::text as b, $5::bool as t, $6::text as n",
-      [...values],
+      // bigint is not in postgres.js's parameter types, though it sends one as its digits.
+      [...values] as never[],
       { prepare: false },
     );
     expect(row).toEqual({ s: "héllo ✓", i: 42, f: 2.5, b: "9007199254740993", t: true, n: null });

@@ -3,7 +3,7 @@ import { and, asc, count, eq, gte, inArray, lte, max, min, sql } from "drizzle-o
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
-import { instantParam, toDate, toMs } from "./rows";
+import { instantParam, isoInstant, recordset, toDate, toMs } from "./rows";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -76,23 +76,26 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         .insert(deliveryWatchers)
         .values(watchers.map((watcher) => ({ watcher })))
         .onConflictDoNothing();
-      await db
-        .insert(deliveries)
-        .values(
+      await db.execute(sql`
+        insert into ${deliveries}
+          (id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, status, created_at)
+        select id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, 'pending', created_at
+        from ${recordset(
+          "d",
+          "id text, watcher text, subscription_id text, event_id text, event_seq bigint, reason text, due_at timestamptz, echo_turn_id text, created_at timestamptz",
           rows.map((row) => ({
             id: row.id,
             watcher: row.watcher,
-            subscriptionId: row.subscriptionId,
-            eventId: row.eventId,
-            eventSeq: row.eventSeq,
+            subscription_id: row.subscriptionId,
+            event_id: row.eventId,
+            event_seq: row.eventSeq,
             reason: row.reason,
-            dueAt: toDate(row.dueAt),
-            echoTurnId: row.echoTurnId,
-            status: "pending" as const,
-            createdAt: toDate(row.createdAt),
+            due_at: isoInstant(row.dueAt),
+            echo_turn_id: row.echoTurnId,
+            created_at: isoInstant(row.createdAt),
           })),
-        )
-        .onConflictDoNothing();
+        )}
+        on conflict do nothing`);
     },
 
     async openWindowEnds(watchers) {
@@ -161,16 +164,17 @@ export function createDeliveryStore(db: Database): DeliveryStore {
     },
 
     async markSent({ messages, at }) {
-      const pairs = messages.flatMap(({ messageId, ids }) => ids.map((id) => sql`(${id}, ${messageId})`));
+      const pairs = messages.flatMap(({ messageId, ids }) =>
+        ids.map((id) => ({ id, message_id: messageId })),
+      );
       if (pairs.length === 0) {
         return;
       }
       // One statement for every watcher of a pass: each delivery takes its own message's id.
-      const sent = sql`(values ${sql.join(pairs, sql`, `)}) as sent(id, message_id)`;
       await db
         .update(deliveries)
         .set({ status: "sent", messageId: sql`sent.message_id`, settledAt: toDate(at) })
-        .from(sent)
+        .from(recordset("sent", "id text, message_id text", pairs))
         .where(and(eq(deliveries.id, sql`sent.id`), PENDING));
     },
 
@@ -261,17 +265,20 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       if (records.length === 0) {
         return;
       }
-      await db
-        .insert(wakeups)
-        .values(
+      await db.execute(sql`
+        insert into ${wakeups} (message_id, watcher, at, kind)
+        select message_id, watcher, at, kind
+        from ${recordset(
+          "w",
+          "message_id text, watcher text, at timestamptz, kind text",
           records.map((wakeup) => ({
-            messageId: wakeup.messageId,
+            message_id: wakeup.messageId,
             watcher: wakeup.watcher,
-            at: toDate(wakeup.at),
+            at: isoInstant(wakeup.at),
             kind: wakeup.kind,
           })),
-        )
-        .onConflictDoNothing();
+        )}
+        on conflict do nothing`);
     },
 
     async listWakeups({ watchers, since }) {

@@ -39,3 +39,18 @@ export function countWhere(db: Database, table: PgTable, where: SQL | undefined)
   const counted = db.select({ n: sql`count(*)::int` }).from(table).where(where);
   return sql<number>`(${counted})`.mapWith(Number);
 }
+
+/**
+ * `jsonb_to_recordset($1) as <alias>(<columns>)`: many rows bound as one jsonb parameter. The hot
+ * bulk writes of the event dispatcher (a hundred watchers in one statement) use it: one parameter
+ * is parsed, planned and bound in microseconds, where a hundred rows of VALUES bind hundreds.
+ * `columns` is fixed SQL of this package (`id text, at timestamptz`); instants go as ISO text.
+ */
+export function recordset(alias: string, columns: string, rows: readonly Record<string, unknown>[]): SQL {
+  return sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${sql.raw(alias)}(${sql.raw(columns)})`;
+}
+
+/** An instant as the ISO text a `timestamptz` column of a recordset reads. */
+export function isoInstant(ms: number): string {
+  return new Date(ms).toISOString();
+}

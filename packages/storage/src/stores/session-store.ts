@@ -12,7 +12,7 @@ import type {
 import { and, asc, desc, eq, exists, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { messages, sessionGroups, sessions, turns } from "../tables";
-import { countWhere, instantParam, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
+import { countWhere, instantParam, isoInstant, mapFirst, recordset, toDate, toMs, toMsOrNull } from "./rows";
 
 type SessionRow = typeof sessions.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -93,10 +93,13 @@ function createdByIs(conversation: ConversationRef): SQL | undefined {
 
 const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
 
-/** `(values (id, at), …) as touched(id, at)`: the rows an activity update joins on, one statement for many. */
+/** `… as touched(id, at)`: the rows an activity update joins on, one statement for many. */
 function touchedTable(latest: ReadonlyMap<string, number>): SQL {
-  const rows = [...latest].map(([id, at]) => sql`(${id}, ${instantParam(at)})`);
-  return sql`(values ${sql.join(rows, sql`, `)}) as touched(id, at)`;
+  return recordset(
+    "touched",
+    "id text, at timestamptz",
+    [...latest].map(([id, at]) => ({ id, at: isoInstant(at) })),
+  );
 }
 
 /** The latest of the instants given per key. */
@@ -120,21 +123,24 @@ async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Prom
   if (inputs.length === 0) {
     return [];
   }
-  const rows = await tx
-    .insert(messages)
-    .values(
-      inputs.map((input) => ({
+  await tx.execute(sql`
+    insert into ${messages} (id, session_id, turn_id, role, text, provenance, created_at)
+    select id, session_id, turn_id, role, text, provenance, created_at
+    from ${recordset(
+      "m",
+      "n int, id text, session_id text, turn_id text, role text, text text, provenance jsonb, created_at timestamptz",
+      inputs.map((input, n) => ({
+        n,
         id: input.id,
-        sessionId: input.sessionId,
-        turnId: input.turnId ?? null,
+        session_id: input.sessionId,
+        turn_id: input.turnId ?? null,
         role: input.role,
         text: input.text,
         provenance: input.provenance ?? null,
-        createdAt: toDate(input.createdAt),
+        created_at: isoInstant(input.createdAt),
       })),
-    )
-    .returning();
-  const byId = new Map(rows.map((row) => [row.id, toMessageRecord(row)]));
+    )}
+    order by n`); // seq follows the order given, as a session's messages must
   const touched = latestBy(
     inputs,
     (input) => input.sessionId,
@@ -158,13 +164,15 @@ async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Prom
       .from(touchedTable(groupTouched))
       .where(eq(sessionGroups.id, sql`touched.id`));
   }
-  return inputs.map((input) => {
-    const record = byId.get(input.id);
-    if (!record) {
-      throw new Error(`Inserting message ${input.id} returned no row.`);
-    }
-    return record;
-  });
+  return inputs.map((input) => ({
+    id: input.id,
+    sessionId: input.sessionId,
+    turnId: input.turnId ?? null,
+    role: input.role,
+    text: input.text,
+    provenance: input.provenance ?? null,
+    createdAt: input.createdAt,
+  }));
 }
 
 async function insertTurns(db: Database, inputs: readonly NewTurn[]): Promise<TurnRecord[]> {
