@@ -115,4 +115,34 @@ describe.skipIf(!postgresDatabase.available)("postgres.js sends an unprepared qu
     expect(row?.j).toEqual({ a: 1 });
     expect(recorder.log.indexOf("server:t")).toBeLessThan(recorder.log.indexOf("client:B"));
   });
+
+  it("opens its sockets with TCP_NODELAY (no Nagle wait for the server's delayed ACK)", async () => {
+    const calls: boolean[] = [];
+    class RecordingSocket extends Socket {
+      override setNoDelay(noDelay?: boolean): this {
+        calls.push(noDelay ?? true);
+        return super.setNoDelay(noDelay);
+      }
+    }
+    const url = new URL(scratch.config.driver === "postgres" ? scratch.config.url : "");
+    // postgres.js takes a connected socket from `socket` (untyped there) and runs its startup on it.
+    const options = {
+      max: 1,
+      fetch_types: false,
+      onnotice: () => {},
+      socket: () =>
+        new Promise<Socket>((resolve, reject) => {
+          const socket = new RecordingSocket();
+          socket.once("error", reject);
+          socket.connect(Number(url.port || 5432), url.hostname, () => resolve(socket));
+        }),
+    };
+    const client = postgres(url.toString(), options);
+    try {
+      expect(await client`select 1 as one`).toEqual([{ one: 1 }]);
+      expect(calls).toEqual([true]);
+    } finally {
+      await client.end({ timeout: 5 });
+    }
+  });
 });
