@@ -221,10 +221,14 @@ export async function sendToWatchers(ctx: SendingContext, due: readonly Delivery
   if (watchers.length === 0) {
     return [];
   }
-  const [sessions, records, wakeups] = await Promise.all([
+  const subscriptionIds = [
+    ...new Set(due.map((row) => row.subscriptionId).filter((id): id is string => id !== null)),
+  ];
+  const [sessions, records, wakeups, subscriptionRecords] = await Promise.all([
     stores.sessions.getSessions(watchers),
     stores.events.getEvents([...new Set(due.map((row) => row.eventId))]),
     stores.deliveries.listWakeups({ watchers, since: now - HOUR_MS }),
+    stores.subscriptions.getSubscriptions(subscriptionIds),
   ]);
   const reads: PassReads = {
     sessions: new Map(sessions.map((session) => [session.id, session])),
@@ -238,12 +242,7 @@ export async function sendToWatchers(ctx: SendingContext, due: readonly Delivery
       rows: await prepareWatcher(ctx, watcher, byWatcher.get(watcher) ?? [], reads, dropped),
     })),
   );
-  const subscriptionIds = new Set(
-    kept.flatMap(({ rows }) => rows.map((row) => row.subscriptionId).filter((id) => id !== null)),
-  );
-  const subscriptions = new Map(
-    (await stores.subscriptions.getSubscriptions([...subscriptionIds])).map((s) => [s.id, s]),
-  );
+  const subscriptions = new Map(subscriptionRecords.map((s) => [s.id, s]));
   const out: Outgoing = { messages: [], turns: [], marks: [], wakeups: [], digested: new Set(), sent: [] };
   for (const { watcher, rows } of kept) {
     const session = reads.sessions.get(watcher);

@@ -72,11 +72,13 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       // Each watcher gets its row first, the lock senders take; sorted, so that two routers adding
       // the same new watchers take their index entries in the same order and cannot deadlock.
       const watchers = [...new Set(rows.map((row) => row.watcher))].sort();
-      await db
+      // Issued together, in this order, on the caller's connection (`execute` sends the builder now).
+      const watcherRows = db
         .insert(deliveryWatchers)
         .values(watchers.map((watcher) => ({ watcher })))
-        .onConflictDoNothing();
-      await db.execute(sql`
+        .onConflictDoNothing()
+        .execute();
+      const deliveryRows = db.execute(sql`
         insert into ${deliveries}
           (id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, status, created_at)
         select id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, 'pending', created_at
@@ -96,6 +98,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
           })),
         )}
         on conflict do nothing`);
+      await Promise.all([watcherRows, deliveryRows]);
     },
 
     async openWindowEnds(watchers) {
