@@ -123,22 +123,18 @@ async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Prom
   if (inputs.length === 0) {
     return [];
   }
+  const records: MessageRecord[] = inputs.map((input) => ({
+    ...input,
+    turnId: input.turnId ?? null,
+    provenance: input.provenance ?? null,
+  }));
   await tx.execute(sql`
     insert into ${messages} (id, session_id, turn_id, role, text, provenance, created_at)
-    select id, session_id, turn_id, role, text, provenance, created_at
+    select id, "sessionId", "turnId", role, text, provenance, "createdAt"
     from ${recordset(
       "m",
-      "n int, id text, session_id text, turn_id text, role text, text text, provenance jsonb, created_at timestamptz",
-      inputs.map((input, n) => ({
-        n,
-        id: input.id,
-        session_id: input.sessionId,
-        turn_id: input.turnId ?? null,
-        role: input.role,
-        text: input.text,
-        provenance: input.provenance ?? null,
-        created_at: isoInstant(input.createdAt),
-      })),
+      'n int, id text, "sessionId" text, "turnId" text, role text, text text, provenance jsonb, "createdAt" timestamptz',
+      records.map((record, n) => ({ ...record, n, createdAt: isoInstant(record.createdAt) })),
     )}
     order by n`); // seq follows the order given, as a session's messages must
   const touched = latestBy(
@@ -164,15 +160,7 @@ async function insertMessages(tx: Database, inputs: readonly NewMessage[]): Prom
       .from(touchedTable(groupTouched))
       .where(eq(sessionGroups.id, sql`touched.id`));
   }
-  return inputs.map((input) => ({
-    id: input.id,
-    sessionId: input.sessionId,
-    turnId: input.turnId ?? null,
-    role: input.role,
-    text: input.text,
-    provenance: input.provenance ?? null,
-    createdAt: input.createdAt,
-  }));
+  return records;
 }
 
 async function insertTurns(db: Database, inputs: readonly NewTurn[]): Promise<TurnRecord[]> {
