@@ -21,7 +21,7 @@ export function toDate(ms: number): Date {
  * driver turns off the driver's own Date serializer, so a bare Date parameter would fail there.
  */
 export function instantParam(ms: number): SQL {
-  return sql`${new Date(ms).toISOString()}::timestamptz`;
+  return sql`${isoInstant(ms)}::timestamptz`;
 }
 
 /** Maps the first row, or gives null when there is none. */
