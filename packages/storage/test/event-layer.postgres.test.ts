@@ -165,6 +165,43 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
       ).toEqual([]);
     });
 
+    it("among given watchers, skips one another transaction is sending to and never claims what it sent", async () => {
+      await a().deliveries.addDeliveries([
+        newDelivery("dlv_a", { watcher: "ses_a", eventId: "evt_1", dueAt: T0 }),
+        newDelivery("dlv_b", { watcher: "ses_b", eventId: "evt_1", dueAt: T0 }),
+      ]);
+      const held = gate();
+      const claimed = gate();
+      const first = a().transaction(async (tx) => {
+        const deliveries = await tx.deliveries.claimDueDeliveries({
+          now: T0,
+          watchers: 10,
+          among: ["ses_a"],
+        });
+        claimed.open();
+        await held.opened;
+        await tx.deliveries.markSent({
+          messages: [{ messageId: "msg_a", ids: deliveries.map((d) => d.id) }],
+          at: T0,
+        });
+        return deliveries;
+      });
+      await claimed.opened;
+      const among = ["ses_a", "ses_b"];
+      const second = await b().transaction((tx) =>
+        tx.deliveries.claimDueDeliveries({ now: T0, watchers: 10, among }),
+      );
+      expect(second.map((d) => d.id)).toEqual(["dlv_b"]);
+      held.open();
+      expect((await first).map((d) => d.id)).toEqual(["dlv_a"]);
+      // Its rows were read in the same flight as the lock, yet what the first transaction sent is seen as sent.
+      expect(
+        await b().transaction((tx) =>
+          tx.deliveries.claimDueDeliveries({ now: T0, watchers: 10, among: ["ses_a"] }),
+        ),
+      ).toEqual([]);
+    });
+
     it("never gives one subscription's tick to two transactions claiming at once", async () => {
       for (let round = 0; round < ROUNDS; round++) {
         for (const n of [1, 2, 3, 4]) {

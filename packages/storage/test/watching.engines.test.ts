@@ -146,6 +146,43 @@ for (const database of testDatabases) {
         expect(await relayMessages(second.storage, watcher)).toHaveLength(1);
       });
 
+      it("R-DLV-04: more watchers than a sending transaction takes get their window and their urgent event once each", async () => {
+        const config = await databaseFor(database);
+        const { engine, storage, clock } = await open(config, { at: T0, shared: false });
+        const watched = await engine.owner.createSession({ provider: "test", title: "Worker" });
+        // 60: the routing's own send takes them all (and closes the open windows by sending them);
+        // a window's end needs two sending transactions side by side (50 each at most).
+        const watchers = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            engine.owner.createSession({ provider: "test", title: `W${i}` }),
+          ),
+        );
+        for (const watcher of watchers) {
+          const result = await engine.execute(watcher.id, {
+            action: "subscribe",
+            sessions: [watched.id],
+            events: ["turn_end", "error"],
+          });
+          expect(result).toMatchObject({ ok: true });
+        }
+        await engine.owner.postMessage(watched.id, "first");
+        await settle([engine], storage);
+        await clock.advanceAsync(WINDOW_MS);
+        await settle([engine], storage);
+        await engine.owner.postMessage(watched.id, "second");
+        await settle([engine], storage);
+        await engine.owner.postMessage(watched.id, "fail: third");
+        await settle([engine], storage);
+        for (const watcher of watchers) {
+          const messages = (await relayMessages(storage, watcher.id)).map((m) => m.text);
+          // The window of "first" at its end; "second"'s window flushed by the error, in its message.
+          expect(messages, watcher.title).toHaveLength(2);
+          expect(messages[0]).toContain('"echo: first"');
+          expect(messages[1]).toContain('"echo: second"');
+          expect(messages[1]).toContain("third");
+        }
+      });
+
       it("DESIGN §3: a send that fails before its commit leaves the event pending; it goes out once on the next pass", async () => {
         const config = await databaseFor(database);
         let failures = 1;

@@ -2,13 +2,21 @@ import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
 import type { EngineStores } from "../engine";
 import { errorMessage } from "../runtime/runtime-context";
 import { routeEvents } from "./routing";
-import { type Sent, sendToWatchers } from "./sending";
+import { readWatchers, type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
 import { runDueTicks } from "./ticks";
 
-/** Outbox rows routed per transaction, and watchers sent to per transaction. */
+/** Outbox rows routed per transaction, and watchers routing sends to in its own. */
 const ROUTED_PER_PASS = 200;
 const WATCHERS_PER_PASS = 200;
+/**
+ * Sending transactions run side by side, each for up to WATCHERS_PER_SEND watchers (SKIP LOCKED
+ * shares them out): a hundred watchers whose windows end together wait for two short
+ * transactions at once rather than one long one. A sender whose claim came back full starts the
+ * next, so a pass with little due opens one transaction, not SENDERS.
+ */
+const SENDERS = 3;
+const WATCHERS_PER_SEND = 50;
 /** With other processes on the stores, how often to look for their work besides the LISTEN hint (DESIGN §9). */
 export const SHARED_POLL_MS = 1_000;
 /** After a failed pass (the database away), when to try again. */
@@ -53,16 +61,24 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let again = false;
   let timer: TimerId | null = null;
 
-  /** Sends what is due at `now` to up to WATCHERS_PER_PASS watchers, in the caller's transaction; true when there may be more. */
-  const sendDue = async (tx: EngineStores, now: number, sent: Sent[]): Promise<boolean> => {
-    const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
+  /** Sends what is due at `now` to up to WATCHERS_PER_SEND watchers, in the caller's transaction; true when there may be more. */
+  const sendDue = async (
+    tx: EngineStores,
+    now: number,
+    sent: Sent[],
+    onFull: () => void,
+  ): Promise<boolean> => {
+    const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_SEND });
+    if (new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_SEND) {
+      onFull();
+    }
     sent.push(
       ...(await sendToWatchers(
         { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
         due,
       )),
     );
-    return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_PASS;
+    return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_SEND;
   };
 
   const kickAll = (sent: readonly Sent[]) => {
@@ -90,25 +106,73 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       const records = await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
       const now = clock.now();
-      const routed = await routeEvents({ stores: tx, ids: deps.ids, now }, records);
       const last = records.at(-1);
-      if (last !== undefined) {
-        await tx.deliveries.setCursor(last.seq);
-      }
-      if (routed.dueNow && sendWhileRouting) {
-        await sendDue(tx, now, sent);
-      }
+      const known = new Map(records.map((record) => [record.id, record.event]));
+      const ctx = { stores: tx, ids: deps.ids, now };
+      // Behind the batch's writes in one flight: the cursor, and the claim of the watchers it
+      // made due at once with their sessions and wake-ups. Sending a flushed window closes it.
+      await routeEvents(ctx, records, async ({ dueWatchers, flushed, before }) => {
+        const cursorSet = last === undefined ? undefined : tx.deliveries.setCursor(last.seq);
+        if (dueWatchers.length === 0 || !sendWhileRouting) {
+          await cursorSet;
+          return flushed;
+        }
+        const among = dueWatchers.slice(0, WATCHERS_PER_PASS);
+        const closing = { watchers: flushed.filter((watcher) => among.includes(watcher)), before };
+        const claiming = tx.deliveries.claimDueDeliveries({ now, watchers: among.length, among, closing });
+        const ahead = readWatchers(tx, among, now);
+        const due = await claiming;
+        const sending = { ...ctx, drivenFromOutside: deps.drivenFromOutside };
+        sent.push(...(await sendToWatchers(sending, due, ahead, known)));
+        await cursorSet;
+        // A watcher another process is sending to was not claimed: its window closes as a row update.
+        const claimed = new Set(due.map((row) => row.watcher));
+        return flushed.filter((watcher) => !claimed.has(watcher));
+      });
       return records.length === ROUTED_PER_PASS;
     });
     kickAll(sent);
     return more;
   };
 
-  const send = async (): Promise<boolean> => {
+  const send = async (onFull: () => void): Promise<boolean> => {
     const sent: Sent[] = [];
-    const more = await stores.transaction((tx) => sendDue(tx, clock.now(), sent));
+    const more = await stores.transaction((tx) => sendDue(tx, clock.now(), sent, onFull));
     kickAll(sent);
     return more;
+  };
+
+  /** Sends until nothing is due (or a poke asks for routing), up to SENDERS transactions at once. */
+  const sendAll = async () => {
+    let senders = 0;
+    let failure: unknown = null;
+    const running: Promise<void>[] = [];
+    const startSender = () => {
+      if (senders >= SENDERS) {
+        return;
+      }
+      senders++;
+      const sender = async () => {
+        try {
+          while ((await send(startSender)) && !again && !closed) {}
+        } finally {
+          senders--;
+        }
+      };
+      // Each is awaited below; a failure is kept for then, not left unhandled meanwhile.
+      running.push(
+        sender().catch((error: unknown) => {
+          failure ??= error;
+        }),
+      );
+    };
+    startSender();
+    for (let i = 0; i < running.length; i++) {
+      await running[i];
+    }
+    if (failure !== null) {
+      throw failure;
+    }
   };
 
   const arm = async () => {
@@ -144,7 +208,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     for (;;) {
       const more = await route();
       // At least one sending transaction a pass, so a stream of pokes cannot starve the windows.
-      while ((await send()) && !again && !closed) {}
+      await sendAll();
       if (!more || closed) {
         return;
       }

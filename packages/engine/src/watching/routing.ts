@@ -19,6 +19,14 @@ const NOT_ROUTED = new Set(["turn_started", "session_archived", "session_deleted
 /** Ends after which a watched session may have become idle (all_idle, GAP-13). */
 const IDLE_AFTER = new Set(["turn_end", "task_finished", "task_failed", "subagent_finished"]);
 
+/** What a routed batch made due at once: its watchers, and those whose open windows it flushed (sorted). */
+export interface DueAtOnce {
+  readonly dueWatchers: readonly string[];
+  readonly flushed: readonly string[];
+  /** The batch's first seq: the flushed windows hold the deliveries of events before it. */
+  readonly before: number;
+}
+
 export interface RoutingContext {
   readonly stores: EngineStores;
   readonly ids: IdGenerator;
@@ -223,11 +231,17 @@ function receivingOf(reads: BatchReads, record: OutboxRecord, ended: ReadonlySet
  * subscriptions wins, R-FEW-21), the windows as they open and urgent events flush them, the
  * `once` subscriptions that received one ended (R-SUB-09; the event still respects their options,
  * R-FEW-20), the all_idle a row may cause, and the stall checks a turn's start moves (GAP-13).
+ * `alongside` gets the watchers the batch made due at once, and its statements are issued behind
+ * the batch's writes without waiting for them; it may send to the watchers whose windows the
+ * batch flushed (their rows of events before `before`) and returns those whose windows it left
+ * open, which routing then closes.
  */
 export async function routeEvents(
   ctx: RoutingContext,
   records: readonly OutboxRecord[],
-): Promise<{ readonly dueNow: boolean }> {
+  alongside?: (batch: DueAtOnce) => Promise<readonly string[]>,
+): Promise<{ readonly dueWatchers: readonly string[] }> {
+  const firstSeq = records[0]?.seq ?? 0;
   const { stores } = ctx;
   const relevant = records.filter((record) => record.kind === "turn_started" || !NOT_ROUTED.has(record.kind));
   const sessionIds = [
@@ -277,20 +291,40 @@ export async function routeEvents(
   for (const { record, firsts } of routed) {
     deliver(ctx, record, firsts, windows);
   }
-  // Issued together: one connection runs them in this order, without a round trip each. The
-  // stored window rows predate the batch: the flush reaches them before the new rows go in.
-  await Promise.all([
-    stores.deliveries.closeWindows({ watchers: [...windows.flushed], at: ctx.now }),
+  const flushed = [...windows.flushed].sort();
+  // Issued together: one connection runs them in this order, without a round trip each. Without
+  // a sender alongside, the flush reaches the stored window rows (all older than the batch) before
+  // the batch's own rows go in.
+  const written = Promise.all([
+    alongside === undefined ? stores.deliveries.closeWindows({ watchers: flushed, at: ctx.now }) : undefined,
     windows.added().length > 0 ? stores.deliveries.addDeliveries(windows.added()) : undefined,
     ended.size > 0
       ? stores.subscriptions.endSubscriptions({ ids: [...ended], reason: "once", at: ctx.now })
       : undefined,
   ]);
+  // Awaited below; until then a throw of the steps between must not leave its failure unheard.
+  written.catch(() => undefined);
   for (const { record, around } of routed) {
     await noticeAllIdle(ctx, record, around);
   }
   for (const { around, startedAt } of stallChecks) {
     await scheduleStallCheck(stores, around, startedAt);
   }
-  return { dueNow: windows.flushed.size > 0 || windows.added().some((row) => row.dueAt <= ctx.now) };
+  const dueWatchers = [
+    ...new Set([
+      ...flushed,
+      ...windows
+        .added()
+        .filter((row) => row.dueAt <= ctx.now)
+        .map((row) => row.watcher),
+    ]),
+  ].sort();
+  if (alongside !== undefined) {
+    const [, open] = await Promise.all([written, alongside({ dueWatchers, flushed, before: firstSeq })]);
+    // The batch's rows are in: only the windows older than the batch close.
+    await stores.deliveries.closeWindows({ watchers: open, at: ctx.now, before: firstSeq });
+  } else {
+    await written;
+  }
+  return { dueWatchers };
 }

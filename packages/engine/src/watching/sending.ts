@@ -207,32 +207,66 @@ function addMessage(
   out.sent.push({ watcher, messageId, startsTurn });
 }
 
+/** The watchers' sessions and last-hour wake-ups, read ahead of the claim when the watchers are known. */
+export interface WatcherReads {
+  readonly sessions: Promise<SessionRecord[]>;
+  readonly wakeups: Promise<WakeupRecord[]>;
+}
+
+export function readWatchers(stores: EngineStores, watchers: readonly string[], now: number): WatcherReads {
+  const reads = {
+    sessions: stores.sessions.getSessions(watchers),
+    wakeups: stores.deliveries.listWakeups({ watchers, since: now - HOUR_MS }),
+  };
+  // Read ahead, they may never be awaited (the claim failed or got no one): the transaction
+  // waits for them and fails with the first error; none must go unhandled meanwhile.
+  reads.sessions.catch(() => undefined);
+  reads.wakeups.catch(() => undefined);
+  return reads;
+}
+
+/** Reasons whose message section names its subscription (a digest, quiet hours, the cap). */
+const NAMING_REASONS = new Set(["digest", "quiet", "cap"]);
+
 /**
  * Sends the due deliveries of the claimed watchers, one message each, inside the caller's
  * transaction: the messages, their turns and the deliveries marked sent commit together, so a
  * crash before the commit leaves them pending and nothing is sent twice. The reads and writes are
  * set-wise — a fixed number of statements however many watchers — so an event that wakes a
- * hundred watchers reaches them in one short transaction.
+ * hundred watchers reaches them in one short transaction. `ahead` are reads already issued for
+ * (at least) these watchers, `known` events the caller holds: neither is read again.
  */
-export async function sendToWatchers(ctx: SendingContext, due: readonly DeliveryRecord[]): Promise<Sent[]> {
+export async function sendToWatchers(
+  ctx: SendingContext,
+  due: readonly DeliveryRecord[],
+  ahead?: WatcherReads,
+  known: ReadonlyMap<string, OutboxEvent> = new Map(),
+): Promise<Sent[]> {
   const { stores, now } = ctx;
   const byWatcher = groupBy(due, (row) => row.watcher);
   const watchers = [...byWatcher.keys()];
   if (watchers.length === 0) {
     return [];
   }
+  const watcherReads = ahead ?? readWatchers(stores, watchers, now);
   const subscriptionIds = [
-    ...new Set(due.map((row) => row.subscriptionId).filter((id): id is string => id !== null)),
+    ...new Set(
+      due
+        .filter((row) => NAMING_REASONS.has(row.reason))
+        .map((row) => row.subscriptionId)
+        .filter((id): id is string => id !== null),
+    ),
   ];
+  const unknown = [...new Set(due.map((row) => row.eventId))].filter((id) => !known.has(id));
   const [sessions, records, wakeups, subscriptionRecords] = await Promise.all([
-    stores.sessions.getSessions(watchers),
-    stores.events.getEvents([...new Set(due.map((row) => row.eventId))]),
-    stores.deliveries.listWakeups({ watchers, since: now - HOUR_MS }),
-    stores.subscriptions.getSubscriptions(subscriptionIds),
+    watcherReads.sessions,
+    unknown.length > 0 ? stores.events.getEvents(unknown) : [],
+    watcherReads.wakeups,
+    subscriptionIds.length > 0 ? stores.subscriptions.getSubscriptions(subscriptionIds) : [],
   ]);
   const reads: PassReads = {
     sessions: new Map(sessions.map((session) => [session.id, session])),
-    events: new Map(records.map((record) => [record.id, record.event])),
+    events: new Map([...known, ...records.map((record) => [record.id, record.event] as const)]),
     wakeups: groupBy(wakeups, (wakeup) => wakeup.watcher),
   };
   const dropped: string[] = [];

@@ -60,13 +60,29 @@ export interface DeliveryStore {
   addDeliveries(rows: readonly NewDelivery[]): Promise<void>;
   /** Where each watcher's open grouping window ends (its pending `window` deliveries' due time); watchers with none are absent. */
   openWindowEnds(watchers: readonly string[]): Promise<Map<string, number>>;
-  /** Urgent events close the watchers' windows: their pending `window` deliveries become due at `at`. */
-  closeWindows(input: { readonly watchers: readonly string[]; readonly at: number }): Promise<void>;
+  /**
+   * Urgent events close the watchers' windows: their pending `window` deliveries become due at
+   * `at` — those of events before seq `before` only, when given (a window the batch reopened stays).
+   */
+  closeWindows(input: {
+    readonly watchers: readonly string[];
+    readonly at: number;
+    readonly before?: number;
+  }): Promise<void>;
   /**
    * Every pending delivery due at `now` of up to `watchers` watchers, locked for the caller's
    * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.
+   * With `among`, only those watchers (the ones routing just made due), taken in watcher order:
+   * the store may then lock and read them in one flight. With `closing`, the windows of those
+   * watchers close by being sent: their pending `window` deliveries of events before seq `before`
+   * are claimed as if due (one update of each row, when it is sent, instead of two).
    */
-  claimDueDeliveries(input: { readonly now: number; readonly watchers: number }): Promise<DeliveryRecord[]>;
+  claimDueDeliveries(input: {
+    readonly now: number;
+    readonly watchers: number;
+    readonly among?: readonly string[];
+    readonly closing?: { readonly watchers: readonly string[]; readonly before: number };
+  }): Promise<DeliveryRecord[]>;
   /** Marks each message's deliveries sent with it: one call for every watcher a pass sends to. */
   markSent(input: {
     readonly messages: readonly { readonly messageId: string; readonly ids: readonly string[] }[];

@@ -156,6 +156,16 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         expect(await windowEnd("ses_v")).toBe(T0 + 30 * SECOND);
         expect(ids(await claimAll(T0 + 30 * SECOND))).toEqual(["dlv_other", "dlv_1", "dlv_2"]);
       });
+
+      it("closing a window before a seq leaves the window a later event reopened", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { eventSeq: 1 }),
+          newDelivery("dlv_5", { eventSeq: 5, dueAt: T0 + 35 * SECOND }),
+        ]);
+        await store().closeWindows({ watchers: ["ses_w"], at: T0 + 5 * SECOND, before: 5 });
+        expect(ids(await claimAll(T0 + 5 * SECOND))).toEqual(["dlv_1"]);
+        expect(await windowEnd("ses_w")).toBe(T0 + 35 * SECOND);
+      });
     });
 
     describe("claiming due deliveries", () => {
@@ -211,6 +221,43 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         expect(seen.sort()).toEqual(["ses_a", "ses_b", "ses_c"]);
         expect(await store().claimDueDeliveries({ now: T0, watchers: 2 })).toEqual([]);
         expect(await store().claimDueDeliveries({ now: T0, watchers: 0 })).toEqual([]);
+      });
+
+      it("among given watchers, claims only theirs, in watcher order, up to the limit", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_a1", { watcher: "ses_a", eventId: "evt_1", eventSeq: 1, dueAt: T0 - 5 }),
+          newDelivery("dlv_b1", { watcher: "ses_b", eventId: "evt_1", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_c1", { watcher: "ses_c", eventId: "evt_1", eventSeq: 1, dueAt: T0 - 9 }),
+          newDelivery("dlv_c2", { watcher: "ses_c", eventId: "evt_2", eventSeq: 2, dueAt: T0 }),
+          newDelivery("dlv_c3", { watcher: "ses_c", eventId: "evt_3", eventSeq: 3, dueAt: T0 + 1 }),
+        ]);
+        const claim = (among: string[], watchers = 10) =>
+          store().claimDueDeliveries({ now: T0, watchers, among });
+        expect(await claim([])).toEqual([]);
+        // ses_c waited longest, yet among given watchers the order is the watchers'.
+        expect(ids(await claim(["ses_c", "ses_b"], 1))).toEqual(["dlv_b1"]);
+        expect(ids(await claim(["ses_c", "ses_b"]))).toEqual(["dlv_b1", "dlv_c1", "dlv_c2"]);
+        expect(ids(await claimAll(T0))).toEqual(["dlv_a1", "dlv_b1", "dlv_c1", "dlv_c2"]);
+      });
+
+      it("among given watchers, a closing window is claimed as if due: only its window rows before the seq", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_w1", { eventSeq: 1 }),
+          newDelivery("dlv_w2", { eventSeq: 2, reason: "digest", dueAt: T0 + 10 * MINUTE }),
+          newDelivery("dlv_w5", { eventSeq: 5, reason: "urgent", dueAt: T0 }),
+          newDelivery("dlv_w6", { eventSeq: 6, dueAt: T0 + 30 * SECOND }),
+          newDelivery("dlv_v1", { eventSeq: 1, watcher: "ses_v" }),
+          newDelivery("dlv_v5", { eventSeq: 5, watcher: "ses_v", reason: "urgent", dueAt: T0 }),
+        ]);
+        const claimed = await store().claimDueDeliveries({
+          now: T0,
+          watchers: 10,
+          among: ["ses_v", "ses_w"],
+          closing: { watchers: ["ses_w"], before: 5 },
+        });
+        // ses_v's window was not closing: its window row stays pending, not due.
+        expect(ids(claimed)).toEqual(["dlv_v5", "dlv_w1", "dlv_w5"]);
+        expect(await windowEnd("ses_v")).toBe(T0 + 30 * SECOND);
       });
     });
 

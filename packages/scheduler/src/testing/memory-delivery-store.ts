@@ -56,15 +56,24 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
       }
       return ends;
     },
-    async closeWindows({ watchers, at }) {
-      const window = pending().filter((d) => watchers.includes(d.watcher) && d.reason === "window");
+    async closeWindows({ watchers, at, before = Number.POSITIVE_INFINITY }) {
+      const window = pending().filter(
+        (d) => watchers.includes(d.watcher) && d.reason === "window" && d.eventSeq < before,
+      );
       update(
         window.map((d) => d.id),
         (d) => ({ ...d, dueAt: Math.min(d.dueAt, at) }),
       );
     },
-    async claimDueDeliveries({ now, watchers }) {
-      const due = pending().filter((d) => d.dueAt <= now);
+    async claimDueDeliveries({ now, watchers, among, closing }) {
+      const closes = (d: DeliveryRecord) =>
+        closing !== undefined &&
+        d.reason === "window" &&
+        closing.watchers.includes(d.watcher) &&
+        d.eventSeq < closing.before;
+      const due = pending().filter(
+        (d) => (d.dueAt <= now || closes(d)) && (among === undefined || among.includes(d.watcher)),
+      );
       // The watchers waiting longest go first; the result is ordered by watcher, then event.
       const firstDue = new Map<string, number>();
       for (const delivery of due) {
@@ -72,7 +81,8 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
       }
       const claimed = new Set(
         [...firstDue]
-          .sort(([a, aDue], [b, bDue]) => aDue - bDue || compareText(a, b))
+          // Among given watchers, by watcher: as a store locks them.
+          .sort(([a, aDue], [b, bDue]) => (among === undefined ? aDue - bDue : 0) || compareText(a, b))
           .slice(0, Math.max(0, watchers))
           .map(([watcher]) => watcher),
       );

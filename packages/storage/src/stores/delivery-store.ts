@@ -1,5 +1,5 @@
 import type { DeliveryRecord, DeliveryStore, WakeupRecord } from "@oar/scheduler";
-import { and, asc, count, eq, gte, inArray, lte, max, min, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt, lte, max, min, or, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
@@ -115,21 +115,64 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       );
     },
 
-    async closeWindows({ watchers, at }) {
+    async closeWindows({ watchers, at, before }) {
       if (watchers.length === 0) {
         return;
       }
       await db
         .update(deliveries)
         .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
-        .where(and(inArray(deliveries.watcher, [...watchers]), PENDING, eq(deliveries.reason, "window")));
+        .where(
+          and(
+            inArray(deliveries.watcher, [...watchers]),
+            PENDING,
+            eq(deliveries.reason, "window"),
+            before === undefined ? undefined : lt(deliveries.eventSeq, before),
+          ),
+        );
     },
 
-    async claimDueDeliveries({ now, watchers }) {
-      if (watchers <= 0) {
+    async claimDueDeliveries({ now, watchers, among, closing }) {
+      if (watchers <= 0 || among?.length === 0) {
         return [];
       }
       const due = and(PENDING, lte(deliveries.dueAt, toDate(now)));
+      if (among !== undefined) {
+        // Both sent at once: the read is a later statement, so its snapshot still follows the
+        // locks (as below), and only the watchers locked keep their rows.
+        const locking = db
+          .select({ watcher: deliveryWatchers.watcher })
+          .from(deliveryWatchers)
+          .where(inArray(deliveryWatchers.watcher, [...among]))
+          .orderBy(byWatcher(deliveryWatchers.watcher))
+          .limit(watchers)
+          .for("update", { skipLocked: true })
+          .execute();
+        const reading = db
+          .select()
+          .from(deliveries)
+          .where(
+            and(
+              inArray(deliveries.watcher, [...among]),
+              closing === undefined || closing.watchers.length === 0
+                ? due
+                : or(
+                    due,
+                    and(
+                      PENDING,
+                      eq(deliveries.reason, "window"),
+                      inArray(deliveries.watcher, [...closing.watchers]),
+                      lt(deliveries.eventSeq, closing.before),
+                    ),
+                  ),
+            ),
+          )
+          .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq))
+          .execute();
+        const [locked, rows] = await Promise.all([locking, reading]);
+        const claimed = new Set(locked.map((row) => row.watcher));
+        return rows.filter((row) => claimed.has(row.watcher)).map(toDeliveryRecord);
+      }
       // The watchers waiting longest first, each locked for the caller's transaction; SKIP LOCKED
       // passes over those another process is sending to.
       const firstDue = db

@@ -45,7 +45,6 @@ export const sessions = pgTable(
   (t) => [
     index("sessions_created_by_idx").on(t.createdBySession, t.createdByRelay),
     index("sessions_group_idx").on(t.groupId),
-    index("sessions_last_activity_idx").on(t.lastActivityAt),
     oneOf("sessions_mode_check", t.mode, SESSION_MODES),
     oneOf("sessions_state_check", t.state, SESSION_STATES),
     oneOf("sessions_group_role_check", t.groupRole, GROUP_ROLES),
