@@ -57,8 +57,9 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const { stores, clock } = deps;
   let closed = false;
   let started = false;
+  let running: Promise<void> | null = null;
+  let again = false;
   let timer: TimerId | null = null;
-  let retryTimer: TimerId | null = null;
 
   /** Sends what is due at `now` to up to WATCHERS_PER_SEND watchers, in the caller's transaction; true when there may be more. */
   const sendDue = async (
@@ -96,9 +97,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
    */
   let sendWhileRouting = true;
 
-  const route = async (): Promise<{ readonly more: boolean; readonly dueLeft: boolean }> => {
+  const route = async (): Promise<boolean> => {
     const sent: Sent[] = [];
-    let dueLeft = false;
     const more = await stores.transaction(async (tx) => {
       const cursor = await tx.deliveries.claimCursor();
       if (cursor === null) {
@@ -114,7 +114,6 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       await routeEvents(ctx, records, async ({ dueWatchers, flushed, before }) => {
         const cursorSet = last === undefined ? undefined : tx.deliveries.setCursor(last.seq);
         if (dueWatchers.length === 0 || !sendWhileRouting) {
-          dueLeft = dueWatchers.length > 0;
           await cursorSet;
           return flushed;
         }
@@ -128,13 +127,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         await cursorSet;
         // A watcher another process is sending to was not claimed: its window closes as a row update.
         const claimed = new Set(due.map((row) => row.watcher));
-        dueLeft = dueWatchers.some((watcher) => !claimed.has(watcher));
         return flushed.filter((watcher) => !claimed.has(watcher));
       });
       return records.length === ROUTED_PER_PASS;
     });
     kickAll(sent);
-    return { more, dueLeft };
+    return more;
   };
 
   const send = async (onFull: () => void): Promise<boolean> => {
@@ -156,7 +154,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       senders++;
       const sender = async () => {
         try {
-          while ((await send(startSender)) && !closed) {}
+          while ((await send(startSender)) && !again && !closed) {}
         } finally {
           senders--;
         }
@@ -177,7 +175,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     }
   };
 
-  const armNow = async () => {
+  const arm = async () => {
     const [delivery, tickAt] = await Promise.all([
       stores.deliveries.nextDeliveryDueAt(),
       stores.subscriptions.nextTickAt(),
@@ -186,13 +184,6 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     const poll = deps.sharedStore ? clock.now() + SHARED_POLL_MS : null;
     const next = Math.min(...due, ...(poll === null ? [] : [poll]));
     schedule(Number.isFinite(next) ? next - clock.now() : null);
-  };
-  // One at a time, in the order asked: the last to set the timer read after the last commit, so
-  // a loop that read before the other's commit cannot clear the timer the other needed.
-  let arming: Promise<void> = Promise.resolve();
-  const arm = () => {
-    arming = arming.catch(() => undefined).then(armNow);
-    return arming;
   };
 
   const schedule = (ms: number | null) => {
@@ -204,135 +195,90 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       timer = clock.setTimeout(
         () => {
           timer = null;
-          pokeBoth();
+          poke();
         },
         Math.max(0, ms),
       );
     }
   };
 
-  const retry = () => {
-    if (retryTimer === null && !closed) {
-      retryTimer = clock.setTimeout(() => {
-        retryTimer = null;
-        pokeBoth();
-      }, RETRY_MS);
+  const routeAndSend = async () => {
+    // What each routed batch makes due goes out before the next batch is routed; a new event
+    // (a poke) is routed between two sending transactions, not after all of them.
+    for (;;) {
+      const more = await route();
+      // At least one sending transaction a pass, so a stream of pokes cannot starve the windows.
+      await sendAll();
+      if (!more || closed) {
+        return;
+      }
     }
   };
 
-  /**
-   * One serial loop: a pass at a time, and one more when poked meanwhile. Routing and sending
-   * are two, so a window that ends while an event is routed goes out without waiting for it.
-   */
-  const serialLoop = (name: string, pass: () => Promise<void>, failed: () => void) => {
-    let running: Promise<void> | null = null;
-    let again = false;
-    const run = async () => {
-      do {
-        again = false;
-        if (closed) {
-          return;
-        }
-        try {
-          await pass();
-        } catch (error) {
-          failed();
-          deps.logger.warn(`The event dispatcher's ${name} pass failed; it tries again.`, {
-            error: errorMessage(error),
-          });
-          retry();
-        }
-      } while (again && !closed);
-    };
-    return {
-      poke() {
-        if (closed || !started) {
-          return;
-        }
-        if (running !== null) {
-          again = true;
-          return;
-        }
-        running = run().finally(() => {
-          running = null;
-        });
-      },
-      running: () => running,
-    };
+  const pass = async () => {
+    await routeAndSend();
+    // Ticks append events (heartbeats, stalls) that another routing takes, when they made any.
+    let appended = false;
+    for (;;) {
+      const ticked = await runDueTicks(stores, clock.now());
+      appended ||= ticked.appended;
+      if (!ticked.more || closed) {
+        break;
+      }
+    }
+    if (appended) {
+      await routeAndSend();
+    }
+    await arm();
   };
 
-  const routing = serialLoop(
-    "routing",
-    async () => {
-      for (;;) {
-        const routed = await route();
-        if (routed.dueLeft) {
-          sending.poke();
-        }
-        if (!routed.more || closed) {
-          break;
-        }
+  const loop = async () => {
+    do {
+      again = false;
+      if (closed) {
+        return;
       }
-      // Ticks append events (heartbeats, stalls) that another routing takes.
-      for (;;) {
-        const ticked = await runDueTicks(stores, clock.now());
-        if (ticked.appended) {
-          routing.poke();
-        }
-        if (!ticked.more || closed) {
-          break;
-        }
+      try {
+        await pass();
+        sendWhileRouting = true;
+      } catch (error) {
+        sendWhileRouting = false;
+        deps.logger.warn("The event dispatcher's pass failed; it tries again.", {
+          error: errorMessage(error),
+        });
+        schedule(RETRY_MS);
       }
-      await arm();
-      sendWhileRouting = true;
-    },
-    () => {
-      sendWhileRouting = false;
-    },
-  );
+    } while (again && !closed);
+  };
 
-  const sending = serialLoop(
-    "sending",
-    async () => {
-      await sendAll();
-      await arm();
-    },
-    () => undefined,
-  );
-
-  function pokeBoth() {
-    routing.poke();
-    sending.poke();
+  function poke() {
+    if (closed || !started) {
+      return;
+    }
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    running = loop().finally(() => {
+      running = null;
+    });
   }
 
   return {
-    poke: () => routing.poke(),
+    poke,
     start() {
       started = true;
-      pokeBoth();
+      poke();
     },
     async settled() {
-      for (;;) {
-        const running = [routing.running(), sending.running()].filter((p) => p !== null);
-        if (running.length === 0) {
-          return;
-        }
-        await Promise.all(running);
+      while (running !== null) {
+        await running;
       }
     },
     async close() {
       closed = true;
       schedule(null);
-      if (retryTimer !== null) {
-        clock.clearTimeout(retryTimer);
-        retryTimer = null;
-      }
-      const running = [routing.running(), sending.running()].filter((p) => p !== null);
-      await settleWithin(
-        clock,
-        running.length === 0 ? null : Promise.all(running).then(() => undefined),
-        CLOSE_GRACE_MS,
-      );
+      await settleWithin(clock, running, CLOSE_GRACE_MS);
     },
   };
 }

@@ -119,11 +119,9 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       if (watchers.length === 0) {
         return;
       }
-      // Rows another transaction holds are being settled by the sender that claimed them: routing
-      // does not wait for it (were that sender to fail, they would go at their window's end).
-      const open = db
-        .select({ id: deliveries.id })
-        .from(deliveries)
+      await db
+        .update(deliveries)
+        .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
         .where(
           and(
             inArray(deliveries.watcher, [...watchers]),
@@ -131,12 +129,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
             eq(deliveries.reason, "window"),
             before === undefined ? undefined : lt(deliveries.eventSeq, before),
           ),
-        )
-        .for("update", { skipLocked: true });
-      await db
-        .update(deliveries)
-        .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
-        .where(inArray(deliveries.id, open));
+        );
     },
 
     async claimDueDeliveries({ now, watchers, among, closing }) {
