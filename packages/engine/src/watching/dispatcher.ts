@@ -6,17 +6,9 @@ import { readWatchers, type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
 import { runDueTicks } from "./ticks";
 
-/** Outbox rows routed per transaction, and watchers routing sends to in its own. */
+/** Outbox rows routed per transaction, and watchers sent to per transaction. */
 const ROUTED_PER_PASS = 200;
 const WATCHERS_PER_PASS = 200;
-/**
- * Sending transactions run side by side, each for up to WATCHERS_PER_SEND watchers (SKIP LOCKED
- * shares them out): a hundred watchers whose windows end together wait for two short
- * transactions at once rather than one long one. A sender whose claim came back full starts the
- * next, so a pass with little due opens one transaction, not SENDERS.
- */
-const SENDERS = 3;
-const WATCHERS_PER_SEND = 50;
 /** With other processes on the stores, how often to look for their work besides the LISTEN hint (DESIGN §9). */
 export const SHARED_POLL_MS = 1_000;
 /** After a failed pass (the database away), when to try again. */
@@ -61,24 +53,16 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let again = false;
   let timer: TimerId | null = null;
 
-  /** Sends what is due at `now` to up to WATCHERS_PER_SEND watchers, in the caller's transaction; true when there may be more. */
-  const sendDue = async (
-    tx: EngineStores,
-    now: number,
-    sent: Sent[],
-    onFull: () => void,
-  ): Promise<boolean> => {
-    const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_SEND });
-    if (new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_SEND) {
-      onFull();
-    }
+  /** Sends what is due at `now` to up to WATCHERS_PER_PASS watchers, in the caller's transaction; true when there may be more. */
+  const sendDue = async (tx: EngineStores, now: number, sent: Sent[]): Promise<boolean> => {
+    const due = await tx.deliveries.claimDueDeliveries({ now, watchers: WATCHERS_PER_PASS });
     sent.push(
       ...(await sendToWatchers(
         { stores: tx, ids: deps.ids, now, drivenFromOutside: deps.drivenFromOutside },
         due,
       )),
     );
-    return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_SEND;
+    return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_PASS;
   };
 
   const kickAll = (sent: readonly Sent[]) => {
@@ -135,44 +119,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return more;
   };
 
-  const send = async (onFull: () => void): Promise<boolean> => {
+  const send = async (): Promise<boolean> => {
     const sent: Sent[] = [];
-    const more = await stores.transaction((tx) => sendDue(tx, clock.now(), sent, onFull));
+    const more = await stores.transaction((tx) => sendDue(tx, clock.now(), sent));
     kickAll(sent);
     return more;
-  };
-
-  /** Sends until nothing is due (or a poke asks for routing), up to SENDERS transactions at once. */
-  const sendAll = async () => {
-    let senders = 0;
-    let failure: unknown = null;
-    const running: Promise<void>[] = [];
-    const startSender = () => {
-      if (senders >= SENDERS) {
-        return;
-      }
-      senders++;
-      const sender = async () => {
-        try {
-          while ((await send(startSender)) && !again && !closed) {}
-        } finally {
-          senders--;
-        }
-      };
-      // Each is awaited below; a failure is kept for then, not left unhandled meanwhile.
-      running.push(
-        sender().catch((error: unknown) => {
-          failure ??= error;
-        }),
-      );
-    };
-    startSender();
-    for (let i = 0; i < running.length; i++) {
-      await running[i];
-    }
-    if (failure !== null) {
-      throw failure;
-    }
   };
 
   const arm = async () => {
@@ -208,7 +159,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     for (;;) {
       const more = await route();
       // At least one sending transaction a pass, so a stream of pokes cannot starve the windows.
-      await sendAll();
+      while ((await send()) && !again && !closed) {}
       if (!more || closed) {
         return;
       }
