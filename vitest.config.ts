@@ -1,5 +1,4 @@
 import { defineConfig } from "vitest/config";
-import { SlowestFirst } from "./test/slowest-first.ts";
 import { sourceConditions } from "./vitest.shared.ts";
 
 // The root run: every package's project, plus the repo-level tests (topology). Verbose, so a CI
@@ -10,7 +9,6 @@ export default defineConfig({
   ...sourceConditions,
   test: {
     maxWorkers: 2,
-    sequence: { sequencer: SlowestFirst },
     reporters: ["verbose", ["json", { outputFile: ".tmp/vitest-results.json" }]],
     projects: [
       "packages/*",
