@@ -137,29 +137,32 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
       }
     });
 
+    /** A transaction on `a` that claims, holds its claim until released, then marks what it claimed sent. */
+    const holdingClaim = (claim: { watchers: number; among?: string[] }, messageId: string) => {
+      const held = gate();
+      const claimed = gate();
+      const done = a().transaction(async (tx) => {
+        const deliveries = await tx.deliveries.claimDueDeliveries({ now: T0, ...claim });
+        claimed.open();
+        await held.opened;
+        await tx.deliveries.markSent({ messages: [{ messageId, ids: deliveries.map((d) => d.id) }], at: T0 });
+        return deliveries;
+      });
+      return { claimed: claimed.opened, release: () => held.open(), done };
+    };
+
     it("skips a watcher another transaction is sending to, and never claims what it sent", async () => {
       await a().deliveries.addDeliveries([
         newDelivery("dlv_1", { dueAt: T0 }),
         newDelivery("dlv_2", { eventSeq: 2, dueAt: T0 }),
       ]);
-      const held = gate();
-      const claimed = gate();
-      const first = a().transaction(async (tx) => {
-        const deliveries = await tx.deliveries.claimDueDeliveries({ now: T0, watchers: 1 });
-        claimed.open();
-        await held.opened;
-        await tx.deliveries.markSent({
-          messages: [{ messageId: "msg_1", ids: deliveries.map((d) => d.id) }],
-          at: T0,
-        });
-        return deliveries;
-      });
-      await claimed.opened;
+      const first = holdingClaim({ watchers: 1 }, "msg_1");
+      await first.claimed;
       expect(
         await b().transaction((tx) => tx.deliveries.claimDueDeliveries({ now: T0, watchers: 1 })),
       ).toEqual([]);
-      held.open();
-      expect((await first).map((d) => d.id)).toEqual(["dlv_1", "dlv_2"]);
+      first.release();
+      expect((await first.done).map((d) => d.id)).toEqual(["dlv_1", "dlv_2"]);
       expect(
         await b().transaction((tx) => tx.deliveries.claimDueDeliveries({ now: T0, watchers: 1 })),
       ).toEqual([]);
@@ -170,30 +173,15 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
         newDelivery("dlv_a", { watcher: "ses_a", eventId: "evt_1", dueAt: T0 }),
         newDelivery("dlv_b", { watcher: "ses_b", eventId: "evt_1", dueAt: T0 }),
       ]);
-      const held = gate();
-      const claimed = gate();
-      const first = a().transaction(async (tx) => {
-        const deliveries = await tx.deliveries.claimDueDeliveries({
-          now: T0,
-          watchers: 10,
-          among: ["ses_a"],
-        });
-        claimed.open();
-        await held.opened;
-        await tx.deliveries.markSent({
-          messages: [{ messageId: "msg_a", ids: deliveries.map((d) => d.id) }],
-          at: T0,
-        });
-        return deliveries;
-      });
-      await claimed.opened;
+      const first = holdingClaim({ watchers: 10, among: ["ses_a"] }, "msg_a");
+      await first.claimed;
       const among = ["ses_a", "ses_b"];
       const second = await b().transaction((tx) =>
         tx.deliveries.claimDueDeliveries({ now: T0, watchers: 10, among }),
       );
       expect(second.map((d) => d.id)).toEqual(["dlv_b"]);
-      held.open();
-      expect((await first).map((d) => d.id)).toEqual(["dlv_a"]);
+      first.release();
+      expect((await first.done).map((d) => d.id)).toEqual(["dlv_a"]);
       // Its rows were read in the same flight as the lock, yet what the first transaction sent is seen as sent.
       expect(
         await b().transaction((tx) =>
