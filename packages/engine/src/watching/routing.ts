@@ -240,7 +240,7 @@ export async function routeEvents(
   ctx: RoutingContext,
   records: readonly OutboxRecord[],
   alongside?: (batch: DueAtOnce) => Promise<readonly string[]>,
-): Promise<{ readonly dueWatchers: readonly string[] }> {
+): Promise<void> {
   const firstSeq = records[0]?.seq ?? 0;
   const { stores } = ctx;
   const relevant = records.filter((record) => record.kind === "turn_started" || !NOT_ROUTED.has(record.kind));
@@ -310,6 +310,10 @@ export async function routeEvents(
   for (const { around, startedAt } of stallChecks) {
     await scheduleStallCheck(stores, around, startedAt);
   }
+  if (alongside === undefined) {
+    await written;
+    return;
+  }
   const dueWatchers = [
     ...new Set([
       ...flushed,
@@ -319,12 +323,7 @@ export async function routeEvents(
         .map((row) => row.watcher),
     ]),
   ].sort();
-  if (alongside !== undefined) {
-    const [, open] = await Promise.all([written, alongside({ dueWatchers, flushed, before: firstSeq })]);
-    // The batch's rows are in: only the windows older than the batch close.
-    await stores.deliveries.closeWindows({ watchers: open, at: ctx.now, before: firstSeq });
-  } else {
-    await written;
-  }
-  return { dueWatchers };
+  const [, open] = await Promise.all([written, alongside({ dueWatchers, flushed, before: firstSeq })]);
+  // The batch's rows are in: only the windows older than the batch close.
+  await stores.deliveries.closeWindows({ watchers: open, at: ctx.now, before: firstSeq });
 }

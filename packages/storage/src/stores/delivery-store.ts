@@ -154,17 +154,17 @@ export function createDeliveryStore(db: Database): DeliveryStore {
           .where(
             and(
               inArray(deliveries.watcher, [...among]),
-              closing === undefined || closing.watchers.length === 0
-                ? due
-                : or(
-                    due,
-                    and(
-                      PENDING,
+              PENDING,
+              or(
+                lte(deliveries.dueAt, toDate(now)),
+                closing === undefined || closing.watchers.length === 0
+                  ? undefined
+                  : and(
                       eq(deliveries.reason, "window"),
                       inArray(deliveries.watcher, [...closing.watchers]),
                       lt(deliveries.eventSeq, closing.before),
                     ),
-                  ),
+              ),
             ),
           )
           .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq))
