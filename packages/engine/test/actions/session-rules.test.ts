@@ -97,7 +97,10 @@ describe("rules for sessions on this relay (§5)", () => {
     },
   );
 
-  it("R-LOCAL-08: sessions an agent started are never archived by the relay", async () => {
+  // Thirty days of the relay's timers on a fake clock: seconds of real work, near the default limit.
+  it("R-LOCAL-08: sessions an agent started are never archived by the relay", {
+    timeout: 30_000,
+  }, async () => {
     const h = await createHarness();
     const child = (await h.ok({ action: "create_session", relay: "this", text: "hi" })).session as string;
     await h.clock.advanceAsync(30 * 24 * 3600 * 1000);
