@@ -1,8 +1,8 @@
 import type { EventStore, NewOutboxEvent, OutboxRecord } from "@oar/engine";
-import { asc, desc, eq, gt, inArray, lt, max, type SQL, sql } from "drizzle-orm";
+import { asc, desc, eq, gt, lt, max, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { events, outboxHead } from "../tables";
-import { instantParam, toDate, toMs } from "./rows";
+import { inList, instantParam, toDate, toMs } from "./rows";
 
 /** The channel every append notifies at commit; other relay processes LISTEN on it (DESIGN §9). */
 export const EVENTS_CHANNEL = "oar_events";
@@ -100,11 +100,7 @@ export function createEventStore(db: Database): EventStore {
       if (ids.length === 0) {
         return [];
       }
-      const rows = await db
-        .select()
-        .from(events)
-        .where(inArray(events.id, [...ids]))
-        .orderBy(asc(events.seq));
+      const rows = await db.select().from(events).where(inList(events.id, ids)).orderBy(asc(events.seq));
       return rows.map(toOutboxRecord);
     },
 

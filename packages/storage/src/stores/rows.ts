@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "../database";
 
@@ -53,4 +53,18 @@ export function recordset(alias: string, columns: string, rows: readonly Record<
 /** An instant as the ISO text a `timestamptz` column of a recordset reads. */
 export function isoInstant(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/**
+ * `<column> = any('{…}'::text[])`: membership in a list of ids bound as one parameter. drizzle's
+ * `inArray` binds one parameter per id; for the dispatcher's lists of a hundred watchers that was
+ * most of the relay's work per statement (building, typing and binding each one), not Postgres'.
+ */
+export function inList(column: SQL | AnyColumn, values: readonly string[]): SQL {
+  return sql`${column} = any(${textArray(values)}::text[])`;
+}
+
+/** A Postgres array literal of text values: each quoted, its quotes and backslashes escaped. */
+export function textArray(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
 }

@@ -12,7 +12,17 @@ import type {
 import { and, asc, desc, eq, exists, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { messages, sessionGroups, sessions, turns } from "../tables";
-import { countWhere, instantParam, isoInstant, mapFirst, recordset, toDate, toMs, toMsOrNull } from "./rows";
+import {
+  countWhere,
+  inList,
+  instantParam,
+  isoInstant,
+  mapFirst,
+  recordset,
+  toDate,
+  toMs,
+  toMsOrNull,
+} from "./rows";
 
 type SessionRow = typeof sessions.$inferSelect;
 type MessageRow = typeof messages.$inferSelect;
@@ -237,7 +247,7 @@ export function createSessionStore(db: Database): SessionStore {
       const rows = await db
         .select()
         .from(sessions)
-        .where(and(inArray(sessions.id, [...new Set(ids)]), isNull(sessions.deletedAt)));
+        .where(and(inList(sessions.id, [...new Set(ids)]), isNull(sessions.deletedAt)));
       return rows.map(toSessionRecord);
     },
 

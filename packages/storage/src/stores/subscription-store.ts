@@ -1,8 +1,8 @@
 import type { SubscriptionRecord, SubscriptionStore } from "@oar/scheduler";
-import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lte, min, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNotNull, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { subscriptions } from "../tables";
-import { instantParam, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
+import { inList, instantParam, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
 
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -93,7 +93,7 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       const rows = await db
         .select()
         .from(subscriptions)
-        .where(inArray(subscriptions.id, [...new Set(ids)]));
+        .where(inList(subscriptions.id, [...new Set(ids)]));
       return rows.map(toSubscriptionRecord);
     },
 
@@ -146,7 +146,7 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       const rows = await db
         .update(subscriptions)
         .set({ endedAt: toDate(at), endReason: reason })
-        .where(and(inArray(subscriptions.id, [...ids]), ACTIVE))
+        .where(and(inList(subscriptions.id, ids), ACTIVE))
         .returning(changed);
       return idsInOrder(rows);
     },
@@ -215,7 +215,7 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       await db
         .update(subscriptions)
         .set({ nextTickAt: sql`least(coalesce(${subscriptions.nextTickAt}, ${stamp}), ${stamp})` })
-        .where(and(inArray(subscriptions.id, [...ids]), ACTIVE));
+        .where(and(inList(subscriptions.id, ids), ACTIVE));
     },
 
     async setTiming(id, { lastDigestAt, nextTickAt }) {
