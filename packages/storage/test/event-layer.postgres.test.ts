@@ -142,7 +142,10 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
       const held = gate();
       const claimed = gate();
       const done = a().transaction(async (tx) => {
-        const deliveries = await tx.deliveries.claimDueDeliveries({ now: T0, ...claim });
+        const deliveries =
+          claim.among === undefined
+            ? await tx.deliveries.claimDueDeliveries({ now: T0, watchers: claim.watchers })
+            : (await tx.deliveries.claimAmong({ now: T0, among: claim.among, limit: claim.watchers })).due;
         claimed.open();
         await held.opened;
         await tx.deliveries.markSent({ messages: [{ messageId, ids: deliveries.map((d) => d.id) }], at: T0 });
@@ -176,17 +179,14 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
       const first = holdingClaim({ watchers: 10, among: ["ses_a"] }, "msg_a");
       await first.claimed;
       const among = ["ses_a", "ses_b"];
-      const second = await b().transaction((tx) =>
-        tx.deliveries.claimDueDeliveries({ now: T0, watchers: 10, among }),
-      );
-      expect(second.map((d) => d.id)).toEqual(["dlv_b"]);
+      const second = await b().transaction((tx) => tx.deliveries.claimAmong({ now: T0, among, limit: 10 }));
+      expect([second.watchers, second.due.map((d) => d.id)]).toEqual([["ses_b"], ["dlv_b"]]);
       first.release();
       expect((await first.done).map((d) => d.id)).toEqual(["dlv_a"]);
       // Its rows were read in the same flight as the lock, yet what the first transaction sent is seen as sent.
       expect(
-        await b().transaction((tx) =>
-          tx.deliveries.claimDueDeliveries({ now: T0, watchers: 10, among: ["ses_a"] }),
-        ),
+        (await b().transaction((tx) => tx.deliveries.claimAmong({ now: T0, among: ["ses_a"], limit: 10 })))
+          .due,
       ).toEqual([]);
     });
 

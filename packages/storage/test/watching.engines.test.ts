@@ -5,6 +5,7 @@ import type { IdGenerator } from "@oar/core";
 import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import { createEngine, type Engine, type EngineStores } from "@oar/engine";
 import { createTestProvider, withFailingMethod } from "@oar/engine/testing";
+import type { NewDelivery } from "@oar/scheduler";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStorage, type Storage, type StorageConfig } from "../src";
 import { type TestDatabase, testDatabases } from "./databases";
@@ -95,6 +96,29 @@ async function databaseFor(database: TestDatabase): Promise<StorageConfig> {
   const created = await database.create();
   cleanups.push(() => created.dispose());
   return created.config;
+}
+
+/** The stores, with the deliveries each addDeliveries stores and each markSent marks recorded. */
+function spyingDeliveries(
+  stores: EngineStores,
+  seen: { readonly added: NewDelivery[]; readonly marked: string[] },
+): EngineStores {
+  const wrap = (inner: EngineStores): EngineStores => ({
+    ...inner,
+    deliveries: {
+      ...inner.deliveries,
+      addDeliveries: (rows) => {
+        seen.added.push(...rows);
+        return inner.deliveries.addDeliveries(rows);
+      },
+      markSent: (input) => {
+        seen.marked.push(...input.messages.flatMap((message) => message.ids));
+        return inner.deliveries.markSent(input);
+      },
+    },
+    transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+  });
+  return wrap(stores);
 }
 
 async function relayMessages(storage: Storage, sessionId: string) {
@@ -212,6 +236,67 @@ for (const database of testDatabases) {
 }
 
 const postgres = testDatabases.find((database) => database.name === "postgres");
+// The engine's use of the store on the urgent path; the store's own part runs on both drivers in its
+// contract suite, and a PGlite data directory per test would cost seconds each.
+describe.skipIf(!postgres?.available)(
+  "the urgent path on Postgres (R-DLV-06, DESIGN §3)",
+  { timeout: 60_000 },
+  () => {
+    it("R-DLV-06: an urgent event reaches watchers met for the first time in routing's own transaction, its deliveries stored sent", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const added: NewDelivery[] = [];
+      const marked: string[] = [];
+      const { engine, storage } = await open(config, {
+        at: T0,
+        shared: false,
+        stores: (stores) => spyingDeliveries(stores, { added, marked }),
+      });
+      const watched = await engine.owner.createSession({ provider: "test", title: "Worker" });
+      const watchers = await Promise.all(
+        [0, 1, 2].map((i) => engine.owner.createSession({ provider: "test", title: `W${i}` })),
+      );
+      for (const watcher of watchers) {
+        await engine.execute(watcher.id, {
+          action: "subscribe",
+          sessions: [watched.id],
+          events: ["error"],
+        });
+      }
+      await engine.owner.postMessage(watched.id, "fail: broken");
+      await settle([engine], storage);
+      const errors = added.filter((row) => row.reason === "urgent");
+      expect(errors).toHaveLength(3);
+      // Stored once, already sent with the message that carried it: never pending, never marked.
+      expect(errors.every((row) => row.status === "sent" && typeof row.messageId === "string")).toBe(true);
+      expect(marked.filter((id) => errors.some((row) => row.id === id))).toEqual([]);
+      for (const watcher of watchers) {
+        const messages = await relayMessages(storage, watcher.id);
+        expect(messages.map((m) => m.id)).toEqual([
+          errors.find((row) => row.watcher === watcher.id)?.messageId,
+        ]);
+        expect(messages[0]?.text).toContain('error "broken"');
+      }
+    });
+
+    it("DESIGN §3: an event routed again (the cursor set back by hand) is not sent again to a watcher that has it", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const { engine, storage } = await open(config, { at: T0, shared: false });
+      const { watcher, watched } = await sessionPair(engine);
+      await engine.execute(watcher, { action: "subscribe", sessions: [watched], events: ["error"] });
+      await engine.owner.postMessage(watched, "fail: once");
+      await settle([engine], storage);
+      expect(await relayMessages(storage, watcher)).toHaveLength(1);
+      await storage.stores.deliveries.setCursor(0);
+      await engine.owner.postMessage(watched, "fail: twice");
+      await settle([engine], storage);
+      const texts = (await relayMessages(storage, watcher)).map((m) => m.text);
+      expect(texts).toHaveLength(2);
+      expect(texts.filter((text) => text.includes('error "once"'))).toHaveLength(1);
+      expect(texts[1]).toContain('error "twice"');
+    });
+  },
+);
+
 describe.skipIf(!postgres?.available)("two engines on one Postgres (DESIGN §9)", { timeout: 60_000 }, () => {
   it("route and send the same outbox without ever delivering an event twice or losing one", async () => {
     const config = await databaseFor(postgres as TestDatabase);

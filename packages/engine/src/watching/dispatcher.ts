@@ -83,6 +83,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
 
   const route = async (): Promise<boolean> => {
     const sent: Sent[] = [];
+
     const more = await stores.transaction(async (tx) => {
       const cursor = await tx.deliveries.claimCursor();
       if (cursor === null) {
@@ -95,23 +96,42 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       const ctx = { stores: tx, ids: deps.ids, now };
       // Behind the batch's writes in one flight: the cursor, and the claim of the watchers it
       // made due at once with their sessions and wake-ups. Sending a flushed window closes it.
-      await routeEvents(ctx, records, async ({ dueWatchers, flushed, before }) => {
+      await routeEvents(ctx, records, async ({ dueWatchers, flushed, before, fresh }) => {
         const cursorSet = last === undefined ? undefined : tx.deliveries.setCursor(last.seq);
         if (dueWatchers.length === 0 || !sendWhileRouting) {
           await cursorSet;
-          return flushed;
+          return { open: flushed, unsent: fresh };
         }
         const among = dueWatchers.slice(0, WATCHERS_PER_PASS);
         const closing = { watchers: flushed.filter((watcher) => among.includes(watcher)), before };
-        const claiming = tx.deliveries.claimDueDeliveries({ now, watchers: among.length, among, closing });
-        const ahead = readWatchers(tx, among, now);
-        const due = await claiming;
+        const claiming = tx.deliveries.claimAmong({ now, among, limit: among.length, closing });
+        // A (watcher, event) routed before (a cursor set back by hand) is never sent again.
+        const storing = tx.deliveries.storedPairs({
+          watchers: [...new Set(fresh.map((row) => row.watcher))],
+          eventIds: [...new Set(fresh.map((row) => row.eventId))],
+        });
+        // The watchers an urgent event flushed are woken by it, never held by the cap.
+        const urgent = new Set(flushed);
+        const ahead = readWatchers(
+          tx,
+          among,
+          now,
+          among.filter((watcher) => !urgent.has(watcher)),
+        );
+        const [claim, stored] = await Promise.all([claiming, storing]);
+        const claimed = new Set(claim.watchers);
+        const already = new Set(stored.map((pair) => `${pair.watcher}\n${pair.eventId}`));
+        const toStore = fresh.filter((row) => !already.has(`${row.watcher}\n${row.eventId}`));
         const sending = { ...ctx, drivenFromOutside: deps.drivenFromOutside };
-        sent.push(...(await sendToWatchers(sending, due, ahead, known)));
+        const mine = toStore.filter((row) => claimed.has(row.watcher));
+        sent.push(...(await sendToWatchers(sending, claim.due, ahead, known, mine)));
         await cursorSet;
-        // A watcher another process is sending to was not claimed: its window closes as a row update.
-        const claimed = new Set(due.map((row) => row.watcher));
-        return flushed.filter((watcher) => !claimed.has(watcher));
+        // A watcher another process is sending to was not claimed: its window closes as a row
+        // update, and what the batch made due for it waits, stored pending, for that process.
+        return {
+          open: flushed.filter((watcher) => !claimed.has(watcher)),
+          unsent: toStore.filter((row) => !claimed.has(row.watcher)),
+        };
       });
       return records.length === ROUTED_PER_PASS;
     });

@@ -25,6 +25,17 @@ export interface DueAtOnce {
   readonly flushed: readonly string[];
   /** The batch's first seq: the flushed windows hold the deliveries of events before it. */
   readonly before: number;
+  /**
+   * The batch's deliveries to the flushed watchers that are due now and need no echo check, not
+   * stored yet: whoever sends them stores them sent, and gives back those it did not send.
+   */
+  readonly fresh: readonly NewDelivery[];
+}
+
+/** What the step alongside routing leaves to it: windows it did not close, fresh deliveries it did not store. */
+export interface LeftOver {
+  readonly open: readonly string[];
+  readonly unsent: readonly NewDelivery[];
 }
 
 export interface RoutingContext {
@@ -239,7 +250,7 @@ function receivingOf(reads: BatchReads, record: OutboxRecord, ended: ReadonlySet
 export async function routeEvents(
   ctx: RoutingContext,
   records: readonly OutboxRecord[],
-  alongside?: (batch: DueAtOnce) => Promise<readonly string[]>,
+  alongside?: (batch: DueAtOnce) => Promise<LeftOver>,
 ): Promise<void> {
   const firstSeq = records[0]?.seq ?? 0;
   const { stores } = ctx;
@@ -292,12 +303,20 @@ export async function routeEvents(
     deliver(ctx, record, firsts, windows);
   }
   const flushed = [...windows.flushed].sort();
+  // With a sender alongside, what it can send at once is left to it, to be stored sent.
+  const isFresh = (row: NewDelivery) =>
+    alongside !== undefined &&
+    row.dueAt <= ctx.now &&
+    row.echoTurnId === null &&
+    windows.flushed.has(row.watcher);
+  const fresh = windows.added().filter(isFresh);
+  const stored = windows.added().filter((row) => !isFresh(row));
   // Issued together: one connection runs them in this order, without a round trip each. Without
   // a sender alongside, the flush reaches the stored window rows (all older than the batch) before
   // the batch's own rows go in.
   const written = Promise.all([
     alongside === undefined ? stores.deliveries.closeWindows({ watchers: flushed, at: ctx.now }) : undefined,
-    windows.added().length > 0 ? stores.deliveries.addDeliveries(windows.added()) : undefined,
+    stored.length > 0 ? stores.deliveries.addDeliveries(stored) : undefined,
     ended.size > 0
       ? stores.subscriptions.endSubscriptions({ ids: [...ended], reason: "once", at: ctx.now })
       : undefined,
@@ -323,7 +342,10 @@ export async function routeEvents(
         .map((row) => row.watcher),
     ]),
   ].sort();
-  const [, open] = await Promise.all([written, alongside({ dueWatchers, flushed, before: firstSeq })]);
+  const [, left] = await Promise.all([written, alongside({ dueWatchers, flushed, before: firstSeq, fresh })]);
   // The batch's rows are in: only the windows older than the batch close.
-  await stores.deliveries.closeWindows({ watchers: open, at: ctx.now, before: firstSeq });
+  await Promise.all([
+    stores.deliveries.closeWindows({ watchers: left.open, at: ctx.now, before: firstSeq }),
+    stores.deliveries.addDeliveries(left.unsent),
+  ]);
 }

@@ -1,9 +1,11 @@
 import { groupBy, type IdGenerator } from "@oar/core";
 import {
   capHoldUntil,
+  type DeliveryReason,
   type DeliveryRecord,
   eventMessage,
   type MessageSection,
+  type NewDelivery,
   type SubscriptionRecord,
   type WakeupRecord,
 } from "@oar/scheduler";
@@ -82,6 +84,7 @@ async function withoutEchoes(
   watcher: string,
   due: readonly DeliveryRecord[],
   events: ReadonlyMap<string, OutboxEvent>,
+  settling: Settling,
 ): Promise<DeliveryRecord[]> {
   const echoes = due.filter((row) => row.echoTurnId !== null);
   if (echoes.length === 0) {
@@ -95,9 +98,7 @@ async function withoutEchoes(
     }),
   );
   const dropped = echoes.filter((row) => collected.has(row.echoTurnId as string));
-  if (dropped.length > 0) {
-    await deliveries.markDropped({ ids: dropped.map((row) => row.id), at: ctx.now });
-  }
+  settling.drop(dropped.map((row) => row.id));
   const kept: DeliveryRecord[] = [];
   for (const row of due) {
     if (dropped.includes(row)) {
@@ -105,12 +106,71 @@ async function withoutEchoes(
     }
     const at = Date.parse(events.get(row.eventId)?.at ?? "");
     if (row.echoTurnId !== null && at + ECHO_GRACE_MS > ctx.now) {
-      await deliveries.postpone({ ids: [row.id], dueAt: at + ECHO_GRACE_MS, reason: row.reason });
+      await settling.postpone([row.id], at + ECHO_GRACE_MS, row.reason);
       continue;
     }
     kept.push(row);
   }
   return kept;
+}
+
+/**
+ * How a pass settles its rows: the claimed ones (stored, pending) are marked; the fresh ones
+ * routing handed it (not stored yet) are stored once, already settled — sent with their message,
+ * dropped, or pending when the pass held them back.
+ */
+class Settling {
+  private readonly dropped: string[] = [];
+  private readonly fresh: Map<string, NewDelivery>;
+
+  constructor(
+    private readonly stores: EngineStores,
+    fresh: readonly NewDelivery[],
+  ) {
+    this.fresh = new Map(fresh.map((row) => [row.id, row]));
+  }
+
+  drop(ids: readonly string[]): void {
+    this.dropped.push(...ids);
+  }
+
+  async postpone(ids: readonly string[], dueAt: number, reason: DeliveryReason): Promise<void> {
+    for (const id of ids) {
+      const row = this.fresh.get(id);
+      if (row !== undefined) {
+        this.fresh.set(id, { ...row, dueAt, reason });
+      }
+    }
+    const stored = ids.filter((id) => !this.fresh.has(id));
+    if (stored.length > 0) {
+      await this.stores.deliveries.postpone({ ids: stored, dueAt, reason });
+    }
+  }
+
+  /** The writes that settle everything, to be issued with the pass's other writes. */
+  writes(marks: Outgoing["marks"], at: number): Promise<void>[] {
+    const { deliveries } = this.stores;
+    const isStored = (id: string) => !this.fresh.has(id);
+    const sentWith = new Map(
+      marks.flatMap(({ messageId, ids }) => ids.map((id) => [id, messageId] as const)),
+    );
+    const dropped = new Set(this.dropped);
+    const fresh = [...this.fresh.values()].map((row): NewDelivery => {
+      const messageId = sentWith.get(row.id);
+      if (messageId !== undefined) {
+        return { ...row, status: "sent", messageId };
+      }
+      return dropped.has(row.id) ? { ...row, status: "dropped" } : row;
+    });
+    return [
+      deliveries.markDropped({ ids: this.dropped.filter(isStored), at }),
+      deliveries.markSent({
+        messages: marks.map(({ messageId, ids }) => ({ messageId, ids: ids.filter(isStored) })),
+        at,
+      }),
+      deliveries.addDeliveries(fresh),
+    ];
+  }
 }
 
 /** What a pass writes for the watchers it sends to, gathered to be written in a few statements. */
@@ -131,8 +191,8 @@ interface PassReads {
 }
 
 /**
- * One watcher's share of the pass: drops what its archived session can no longer take (into
- * `dropped`), sorts out echoes and holds past the hourly cap. Returns the deliveries that go out
+ * One watcher's share of the pass: drops what its archived session can no longer take, sorts out
+ * echoes and holds past the hourly cap. Returns the deliveries that go out
  * now, in one message (`addMessage`, R-DLV-01, R-DLV-04).
  */
 async function prepareWatcher(
@@ -140,15 +200,15 @@ async function prepareWatcher(
   watcher: string,
   due: readonly DeliveryRecord[],
   reads: PassReads,
-  dropped: string[],
+  settling: Settling,
 ): Promise<DeliveryRecord[]> {
   const session = reads.sessions.get(watcher);
   if (session === undefined || session.archivedAt !== null) {
     // Its subscriptions ended with it (R-SLIFE-02 (b)); what was on its way goes nowhere.
-    dropped.push(...due.map((row) => row.id));
+    settling.drop(due.map((row) => row.id));
     return [];
   }
-  const kept = await withoutEchoes(ctx, watcher, due, reads.events);
+  const kept = await withoutEchoes(ctx, watcher, due, reads.events, settling);
   if (kept.length === 0) {
     return [];
   }
@@ -158,7 +218,11 @@ async function prepareWatcher(
     const hold = capHoldUntil(reads.wakeups.get(watcher) ?? [], ctx.now);
     if (hold !== null) {
       // R-DLV-05: past the hourly cap, the rest waits for the cap's next digest.
-      await ctx.stores.deliveries.postpone({ ids: kept.map((row) => row.id), dueAt: hold, reason: "cap" });
+      await settling.postpone(
+        kept.map((row) => row.id),
+        hold,
+        "cap",
+      );
       return [];
     }
   }
@@ -207,22 +271,45 @@ function addMessage(
   out.sent.push({ watcher, messageId, startsTurn });
 }
 
-/** The watchers' sessions and last-hour wake-ups, read ahead of the claim when the watchers are known. */
+/**
+ * The watchers' sessions and the last-hour wake-ups of those whose cap may apply, read ahead of
+ * the claim when the watchers are known.
+ */
 export interface WatcherReads {
   readonly sessions: Promise<SessionRecord[]>;
   readonly wakeups: Promise<WakeupRecord[]>;
+  /** The watchers whose wake-ups were read. */
+  readonly capped: ReadonlySet<string>;
 }
 
-export function readWatchers(stores: EngineStores, watchers: readonly string[], now: number): WatcherReads {
+/**
+ * Reads the sessions of `watchers` and the wake-ups of `capped` (by default all of them): a
+ * watcher an urgent event wakes is never held by the cap (R-DLV-05), so its hour of wake-ups,
+ * often the biggest read of a send, need not be read.
+ */
+export function readWatchers(
+  stores: EngineStores,
+  watchers: readonly string[],
+  now: number,
+  capped: readonly string[] = watchers,
+): WatcherReads {
   const reads = {
     sessions: stores.sessions.getSessions(watchers),
-    wakeups: stores.deliveries.listWakeups({ watchers, since: now - HOUR_MS }),
+    wakeups: stores.deliveries.listWakeups({ watchers: capped, since: now - HOUR_MS }),
+    capped: new Set(capped),
   };
   // Read ahead, they may never be awaited (the claim failed or got no one): the transaction
   // waits for them and fails with the first error; none must go unhandled meanwhile.
   reads.sessions.catch(() => undefined);
   reads.wakeups.catch(() => undefined);
   return reads;
+}
+
+/** The watchers the hourly cap may hold: due rows with neither an urgent event nor the cap's own digest. */
+function cappable(byWatcher: ReadonlyMap<string, readonly DeliveryRecord[]>): string[] {
+  return [...byWatcher]
+    .filter(([, rows]) => !rows.some((row) => row.reason === "urgent" || row.reason === "cap"))
+    .map(([watcher]) => watcher);
 }
 
 /** Reasons whose message section names its subscription (a digest, quiet hours, the cap). */
@@ -234,21 +321,32 @@ const NAMING_REASONS = new Set(["digest", "quiet", "cap"]);
  * crash before the commit leaves them pending and nothing is sent twice. The reads and writes are
  * set-wise — a fixed number of statements however many watchers — so an event that wakes a
  * hundred watchers reaches them in one short transaction. `ahead` are reads already issued for
- * (at least) these watchers, `known` events the caller holds: neither is read again.
+ * (at least) these watchers, `known` events the caller holds: neither is read again. `fresh` are
+ * deliveries routing made in this transaction and did not store, of watchers the caller claimed:
+ * they go out after the claimed rows of their watcher and are stored settled.
  */
 export async function sendToWatchers(
   ctx: SendingContext,
-  due: readonly DeliveryRecord[],
+  claimed: readonly DeliveryRecord[],
   ahead?: WatcherReads,
   known: ReadonlyMap<string, OutboxEvent> = new Map(),
+  fresh: readonly NewDelivery[] = [],
 ): Promise<Sent[]> {
   const { stores, now } = ctx;
+  // A fresh row's event is later than every stored row's of its watcher: appended, the order stays.
+  const due = [
+    ...claimed,
+    ...fresh.map((row): DeliveryRecord => ({ ...row, status: "pending", messageId: null })),
+  ];
   const byWatcher = groupBy(due, (row) => row.watcher);
   const watchers = [...byWatcher.keys()];
   if (watchers.length === 0) {
     return [];
   }
-  const watcherReads = ahead ?? readWatchers(stores, watchers, now);
+  const capped = cappable(byWatcher);
+  const watcherReads = ahead ?? readWatchers(stores, watchers, now, capped);
+  // A read ahead left out a watcher the cap may hold (its urgent row was routed before): read it now.
+  const unread = capped.filter((watcher) => !watcherReads.capped.has(watcher));
   const subscriptionIds = [
     ...new Set(
       due
@@ -258,22 +356,23 @@ export async function sendToWatchers(
     ),
   ];
   const unknown = [...new Set(due.map((row) => row.eventId))].filter((id) => !known.has(id));
-  const [sessions, records, wakeups, subscriptionRecords] = await Promise.all([
+  const [sessions, records, wakeups, unreadWakeups, subscriptionRecords] = await Promise.all([
     watcherReads.sessions,
     unknown.length > 0 ? stores.events.getEvents(unknown) : [],
     watcherReads.wakeups,
+    unread.length > 0 ? stores.deliveries.listWakeups({ watchers: unread, since: now - HOUR_MS }) : [],
     subscriptionIds.length > 0 ? stores.subscriptions.getSubscriptions(subscriptionIds) : [],
   ]);
   const reads: PassReads = {
     sessions: new Map(sessions.map((session) => [session.id, session])),
     events: new Map([...known, ...records.map((record) => [record.id, record.event] as const)]),
-    wakeups: groupBy(wakeups, (wakeup) => wakeup.watcher),
+    wakeups: groupBy([...wakeups, ...unreadWakeups], (wakeup) => wakeup.watcher),
   };
-  const dropped: string[] = [];
+  const settling = new Settling(stores, fresh);
   const kept = await Promise.all(
     watchers.map(async (watcher) => ({
       watcher,
-      rows: await prepareWatcher(ctx, watcher, byWatcher.get(watcher) ?? [], reads, dropped),
+      rows: await prepareWatcher(ctx, watcher, byWatcher.get(watcher) ?? [], reads, settling),
     })),
   );
   const subscriptions = new Map(subscriptionRecords.map((s) => [s.id, s]));
@@ -286,10 +385,9 @@ export async function sendToWatchers(
   }
   // Issued together: one connection runs them in turn, without a round trip each.
   await Promise.all([
-    stores.deliveries.markDropped({ ids: dropped, at: now }),
+    ...settling.writes(out.marks, now),
     stores.sessions.appendMessages(out.messages),
     stores.sessions.enqueueTurns(out.turns),
-    stores.deliveries.markSent({ messages: out.marks, at: now }),
     stores.deliveries.recordWakeups(out.wakeups),
     ...[...out.digested].map((id) => stores.subscriptions.setTiming(id, { lastDigestAt: now })),
   ]);

@@ -27,7 +27,14 @@ export interface DeliveryRecord {
   readonly createdAt: number;
 }
 
-export type NewDelivery = Omit<DeliveryRecord, "status" | "messageId">;
+/**
+ * A delivery to store: pending, unless the transaction that routes it also sends it (or drops it)
+ * — then it is stored settled, with its message, at `createdAt`, and never updated.
+ */
+export type NewDelivery = Omit<DeliveryRecord, "status" | "messageId"> & {
+  readonly status?: DeliveryStatus;
+  readonly messageId?: string | null;
+};
 
 /** A message the relay wrote into a watcher (a wake-up), for the hourly cap (R-DLV-05). */
 export interface WakeupRecord {
@@ -58,6 +65,11 @@ export interface DeliveryStore {
   setCursor(seq: number): Promise<void>;
   /** Stores the deliveries; one whose (watcher, event) is already stored is skipped. */
   addDeliveries(rows: readonly NewDelivery[]): Promise<void>;
+  /** Of the watchers' deliveries of these events, the (watcher, event) pairs already stored, whatever their status. */
+  storedPairs(input: {
+    readonly watchers: readonly string[];
+    readonly eventIds: readonly string[];
+  }): Promise<{ readonly watcher: string; readonly eventId: string }[]>;
   /** Where each watcher's open grouping window ends (its pending `window` deliveries' due time); watchers with none are absent. */
   openWindowEnds(watchers: readonly string[]): Promise<Map<string, number>>;
   /**
@@ -72,17 +84,22 @@ export interface DeliveryStore {
   /**
    * Every pending delivery due at `now` of up to `watchers` watchers, locked for the caller's
    * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.
-   * With `among`, only those watchers (the ones routing just made due), taken in watcher order:
-   * the store may then lock and read them in one flight. With `closing`, the windows of those
-   * watchers close by being sent: their pending `window` deliveries of events before seq `before`
-   * are claimed as if due (one update of each row, when it is sent, instead of two).
    */
-  claimDueDeliveries(input: {
+  claimDueDeliveries(input: { readonly now: number; readonly watchers: number }): Promise<DeliveryRecord[]>;
+  /**
+   * Routing's claim of the watchers it just made due, taken in watcher order up to `limit`: each
+   * gets its lock row if it has none yet and is locked for the caller's transaction; those another
+   * process is sending to are skipped. Gives the watchers locked and their pending deliveries due
+   * at `now`, by watcher, then event. With `closing`, the windows of those watchers close by being
+   * sent: their pending `window` deliveries of events before seq `before` come too (one update of
+   * each row, when it is sent, instead of two). The store may lock and read in one flight.
+   */
+  claimAmong(input: {
     readonly now: number;
-    readonly watchers: number;
-    readonly among?: readonly string[];
+    readonly among: readonly string[];
+    readonly limit: number;
     readonly closing?: { readonly watchers: readonly string[]; readonly before: number };
-  }): Promise<DeliveryRecord[]>;
+  }): Promise<{ readonly watchers: string[]; readonly due: DeliveryRecord[] }>;
   /** Marks each message's deliveries sent with it: one call for every watcher a pass sends to. */
   markSent(input: {
     readonly messages: readonly { readonly messageId: string; readonly ids: readonly string[] }[];

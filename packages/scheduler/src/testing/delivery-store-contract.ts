@@ -102,6 +102,36 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         expect(stored[1]).toMatchObject({ reason: "window", dueAt: T0 + 30 * SECOND });
       });
 
+      it("stores a delivery already sent with its message, or dropped: settled, it is never claimed", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { dueAt: T0, reason: "urgent", status: "sent", messageId: "msg_1" }),
+          newDelivery("dlv_2", { eventSeq: 2, dueAt: T0, status: "dropped" }),
+          newDelivery("dlv_3", { eventSeq: 3, dueAt: T0 }),
+        ]);
+        expect(ids(await claimAll())).toEqual(["dlv_3"]);
+        expect(await store().nextDeliveryDueAt()).toBe(T0);
+        // Stored again, a settled (watcher, event) stays as it was.
+        await store().addDeliveries([newDelivery("dlv_1_again", { dueAt: T0 })]);
+        expect(ids(await claimAll())).toEqual(["dlv_3"]);
+      });
+
+      it("tells which (watcher, event) pairs are stored, whatever their status", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_1", { status: "sent", messageId: "msg_1" }),
+          newDelivery("dlv_2", { eventSeq: 2 }),
+          newDelivery("dlv_v1", { watcher: "ses_v" }),
+        ]);
+        const stored = await store().storedPairs({
+          watchers: ["ses_w", "ses_x"],
+          eventIds: ["evt_1", "evt_2", "evt_9"],
+        });
+        expect(stored.map((pair) => `${pair.watcher}/${pair.eventId}`).sort()).toEqual([
+          "ses_w/evt_1",
+          "ses_w/evt_2",
+        ]);
+        expect(await store().storedPairs({ watchers: [], eventIds: ["evt_1"] })).toEqual([]);
+      });
+
       it("keeps a sent or dropped delivery's (watcher, event): it is never stored again", async () => {
         await store().addDeliveries([newDelivery("dlv_1"), newDelivery("dlv_2", { eventSeq: 2 })]);
         await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_1"] }], at: T0 + MINUTE });
@@ -231,13 +261,23 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           newDelivery("dlv_c2", { watcher: "ses_c", eventId: "evt_2", eventSeq: 2, dueAt: T0 }),
           newDelivery("dlv_c3", { watcher: "ses_c", eventId: "evt_3", eventSeq: 3, dueAt: T0 + 1 }),
         ]);
-        const claim = (among: string[], watchers = 10) =>
-          store().claimDueDeliveries({ now: T0, watchers, among });
-        expect(await claim([])).toEqual([]);
+        const claim = (among: string[], limit = 10) => store().claimAmong({ now: T0, among, limit });
+        expect(await claim([])).toEqual({ watchers: [], due: [] });
         // ses_c waited longest, yet among given watchers the order is the watchers'.
-        expect(ids(await claim(["ses_c", "ses_b"], 1))).toEqual(["dlv_b1"]);
-        expect(ids(await claim(["ses_c", "ses_b"]))).toEqual(["dlv_b1", "dlv_c1", "dlv_c2"]);
+        const first = await claim(["ses_c", "ses_b"], 1);
+        expect([first.watchers, ids(first.due)]).toEqual([["ses_b"], ["dlv_b1"]]);
+        const both = await claim(["ses_c", "ses_b"]);
+        expect([both.watchers, ids(both.due)]).toEqual([
+          ["ses_b", "ses_c"],
+          ["dlv_b1", "dlv_c1", "dlv_c2"],
+        ]);
         expect(ids(await claimAll(T0))).toEqual(["dlv_a1", "dlv_b1", "dlv_c1", "dlv_c2"]);
+      });
+
+      it("among given watchers, one with nothing stored yet is claimed all the same", async () => {
+        await store().addDeliveries([newDelivery("dlv_b1", { watcher: "ses_b", dueAt: T0 })]);
+        const claimed = await store().claimAmong({ now: T0, among: ["ses_new", "ses_b"], limit: 10 });
+        expect([claimed.watchers, ids(claimed.due)]).toEqual([["ses_b", "ses_new"], ["dlv_b1"]]);
       });
 
       it("among given watchers, a closing window is claimed as if due: only its window rows before the seq", async () => {
@@ -249,14 +289,14 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
           newDelivery("dlv_v1", { eventSeq: 1, watcher: "ses_v" }),
           newDelivery("dlv_v5", { eventSeq: 5, watcher: "ses_v", reason: "urgent", dueAt: T0 }),
         ]);
-        const claimed = await store().claimDueDeliveries({
+        const claimed = await store().claimAmong({
           now: T0,
-          watchers: 10,
           among: ["ses_v", "ses_w"],
+          limit: 10,
           closing: { watchers: ["ses_w"], before: 5 },
         });
         // ses_v's window was not closing: its window row stays pending, not due.
-        expect(ids(claimed)).toEqual(["dlv_v5", "dlv_w1", "dlv_w5"]);
+        expect(ids(claimed.due)).toEqual(["dlv_v5", "dlv_w1", "dlv_w5"]);
         expect(await windowEnd("ses_v")).toBe(T0 + 30 * SECOND);
       });
     });

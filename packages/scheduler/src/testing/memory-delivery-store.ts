@@ -43,9 +43,19 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
           (d) => d.id === row.id || (d.watcher === row.watcher && d.eventId === row.eventId),
         );
         if (!stored) {
-          deliveries.set(row.id, { ...row, status: "pending", messageId: null });
+          deliveries.set(row.id, {
+            ...row,
+            status: row.status ?? "pending",
+            messageId: row.messageId ?? null,
+          });
         }
       }
+    },
+    async storedPairs({ watchers, eventIds }) {
+      const wanted = new Set(eventIds);
+      return [...deliveries.values()]
+        .filter((d) => watchers.includes(d.watcher) && wanted.has(d.eventId))
+        .map((d) => ({ watcher: d.watcher, eventId: d.eventId }));
     },
     async openWindowEnds(watchers) {
       const ends = new Map<string, number>();
@@ -65,15 +75,8 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
         (d) => ({ ...d, dueAt: Math.min(d.dueAt, at) }),
       );
     },
-    async claimDueDeliveries({ now, watchers, among, closing }) {
-      const closes = (d: DeliveryRecord) =>
-        closing !== undefined &&
-        d.reason === "window" &&
-        closing.watchers.includes(d.watcher) &&
-        d.eventSeq < closing.before;
-      const due = pending().filter(
-        (d) => (d.dueAt <= now || closes(d)) && (among === undefined || among.includes(d.watcher)),
-      );
+    async claimDueDeliveries({ now, watchers }) {
+      const due = pending().filter((d) => d.dueAt <= now);
       // The watchers waiting longest go first; the result is ordered by watcher, then event.
       const firstDue = new Map<string, number>();
       for (const delivery of due) {
@@ -81,14 +84,25 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
       }
       const claimed = new Set(
         [...firstDue]
-          // Among given watchers, by watcher: as a store locks them.
-          .sort(([a, aDue], [b, bDue]) => (among === undefined ? aDue - bDue : 0) || compareText(a, b))
+          .sort(([a, aDue], [b, bDue]) => aDue - bDue || compareText(a, b))
           .slice(0, Math.max(0, watchers))
           .map(([watcher]) => watcher),
       );
-      return due
-        .filter((d) => claimed.has(d.watcher))
-        .sort((a, b) => compareText(a.watcher, b.watcher) || a.eventSeq - b.eventSeq);
+      return due.filter((d) => claimed.has(d.watcher)).sort(byWatcherThenEvent);
+    },
+    async claimAmong({ now, among, limit, closing }) {
+      // Nothing else sends in memory: every watcher asked for is free, taken in watcher order.
+      const watchers = [...new Set(among)].sort(compareText).slice(0, Math.max(0, limit));
+      const taken = new Set(watchers);
+      const closes = (d: DeliveryRecord) =>
+        closing !== undefined &&
+        d.reason === "window" &&
+        closing.watchers.includes(d.watcher) &&
+        d.eventSeq < closing.before;
+      const due = pending()
+        .filter((d) => taken.has(d.watcher) && (d.dueAt <= now || closes(d)))
+        .sort(byWatcherThenEvent);
+      return { watchers, due };
     },
     async markSent({ messages }) {
       for (const { ids, messageId } of messages) {
@@ -168,6 +182,9 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
     },
   };
 }
+
+const byWatcherThenEvent = (a: DeliveryRecord, b: DeliveryRecord) =>
+  compareText(a.watcher, b.watcher) || a.eventSeq - b.eventSeq;
 
 /** Text order by code point, as the database's `COLLATE "C"` comparisons sort. */
 function compareText(a: string, b: string): number {

@@ -3,7 +3,7 @@ import { and, asc, count, eq, gte, inArray, lt, lte, max, min, or, sql } from "d
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
-import { instantParam, isoInstant, recordset, toDate, toMs } from "./rows";
+import { inList, instantParam, isoInstant, recordset, textArray, toDate, toMs } from "./rows";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -35,7 +35,7 @@ const byWatcher = (column: typeof deliveries.watcher | typeof deliveryWatchers.w
   sql`${column} collate "C"`;
 
 export function createDeliveryStore(db: Database): DeliveryStore {
-  const pendingOf = (ids: readonly string[]) => and(inArray(deliveries.id, [...ids]), PENDING);
+  const pendingOf = (ids: readonly string[]) => and(inList(deliveries.id, ids), PENDING);
 
   return {
     async claimCursor() {
@@ -73,18 +73,20 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       // the same new watchers take their index entries in the same order and cannot deadlock.
       const watchers = [...new Set(rows.map((row) => row.watcher))].sort();
       // Issued together, in this order, on the caller's connection (`execute` sends the builder now).
-      const watcherRows = db
-        .insert(deliveryWatchers)
-        .values(watchers.map((watcher) => ({ watcher })))
-        .onConflictDoNothing()
-        .execute();
+      const watcherRows = db.execute(sql`
+        insert into ${deliveryWatchers} (watcher)
+        select watcher from unnest(${textArray(watchers)}::text[]) with ordinality as w(watcher, n)
+        order by n
+        on conflict do nothing`);
       const deliveryRows = db.execute(sql`
         insert into ${deliveries}
-          (id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, status, created_at)
-        select id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, 'pending', created_at
+          (id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, status, message_id,
+           created_at, settled_at)
+        select id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, status, message_id,
+          created_at, case when status = 'pending' then null else created_at end
         from ${recordset(
           "d",
-          "id text, watcher text, subscription_id text, event_id text, event_seq bigint, reason text, due_at timestamptz, echo_turn_id text, created_at timestamptz",
+          "id text, watcher text, subscription_id text, event_id text, event_seq bigint, reason text, due_at timestamptz, echo_turn_id text, status text, message_id text, created_at timestamptz",
           rows.map((row) => ({
             id: row.id,
             watcher: row.watcher,
@@ -94,11 +96,23 @@ export function createDeliveryStore(db: Database): DeliveryStore {
             reason: row.reason,
             due_at: isoInstant(row.dueAt),
             echo_turn_id: row.echoTurnId,
+            status: row.status ?? "pending",
+            message_id: row.messageId ?? null,
             created_at: isoInstant(row.createdAt),
           })),
         )}
         on conflict do nothing`);
       await Promise.all([watcherRows, deliveryRows]);
+    },
+
+    async storedPairs({ watchers, eventIds }) {
+      if (watchers.length === 0 || eventIds.length === 0) {
+        return [];
+      }
+      return db
+        .select({ watcher: deliveries.watcher, eventId: deliveries.eventId })
+        .from(deliveries)
+        .where(and(inList(deliveries.watcher, watchers), inList(deliveries.eventId, eventIds)));
     },
 
     async openWindowEnds(watchers) {
@@ -108,7 +122,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       const rows = await db
         .select({ watcher: deliveries.watcher, end: max(deliveries.dueAt) })
         .from(deliveries)
-        .where(and(inArray(deliveries.watcher, [...watchers]), PENDING, eq(deliveries.reason, "window")))
+        .where(and(inList(deliveries.watcher, watchers), PENDING, eq(deliveries.reason, "window")))
         .groupBy(deliveries.watcher);
       return new Map(
         rows.filter((row) => row.end !== null).map((row) => [row.watcher, toMs(row.end as Date)]),
@@ -124,7 +138,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
         .where(
           and(
-            inArray(deliveries.watcher, [...watchers]),
+            inList(deliveries.watcher, watchers),
             PENDING,
             eq(deliveries.reason, "window"),
             before === undefined ? undefined : lt(deliveries.eventSeq, before),
@@ -132,47 +146,62 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         );
     },
 
-    async claimDueDeliveries({ now, watchers, among, closing }) {
-      if (watchers <= 0 || among?.length === 0) {
+    async claimAmong({ now, among, limit, closing }) {
+      const wanted = [...new Set(among)].sort();
+      if (limit <= 0 || wanted.length === 0) {
+        return { watchers: [], due: [] };
+      }
+      // A watcher routing meets for the first time gets its lock row here, so that what the batch
+      // sends it can be claimed in the same flight; sorted, as in addDeliveries. Sent now, first.
+      const lockRows = db
+        .execute(sql`
+          insert into ${deliveryWatchers} (watcher)
+          select watcher from unnest(${textArray(wanted)}::text[]) with ordinality as w(watcher, n)
+          order by n
+          on conflict do nothing`)
+        .then(() => undefined);
+      // Sent at once too: the read is a later statement, so its snapshot still follows the locks
+      // (as in claimDueDeliveries), and only the watchers locked keep their rows.
+      const locking = db
+        .select({ watcher: deliveryWatchers.watcher })
+        .from(deliveryWatchers)
+        .where(inList(deliveryWatchers.watcher, wanted))
+        .orderBy(byWatcher(deliveryWatchers.watcher))
+        .limit(limit)
+        .for("update", { skipLocked: true })
+        .execute();
+      const reading = db
+        .select()
+        .from(deliveries)
+        .where(
+          and(
+            inList(deliveries.watcher, wanted),
+            PENDING,
+            or(
+              lte(deliveries.dueAt, toDate(now)),
+              closing === undefined || closing.watchers.length === 0
+                ? undefined
+                : and(
+                    eq(deliveries.reason, "window"),
+                    inList(deliveries.watcher, closing.watchers),
+                    lt(deliveries.eventSeq, closing.before),
+                  ),
+            ),
+          ),
+        )
+        .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq))
+        .execute();
+      const [, locked, rows] = await Promise.all([lockRows, locking, reading]);
+      const watchers = locked.map((row) => row.watcher);
+      const claimed = new Set(watchers);
+      return { watchers, due: rows.filter((row) => claimed.has(row.watcher)).map(toDeliveryRecord) };
+    },
+
+    async claimDueDeliveries({ now, watchers }) {
+      if (watchers <= 0) {
         return [];
       }
       const due = and(PENDING, lte(deliveries.dueAt, toDate(now)));
-      if (among !== undefined) {
-        // Both sent at once: the read is a later statement, so its snapshot still follows the
-        // locks (as below), and only the watchers locked keep their rows.
-        const locking = db
-          .select({ watcher: deliveryWatchers.watcher })
-          .from(deliveryWatchers)
-          .where(inArray(deliveryWatchers.watcher, [...among]))
-          .orderBy(byWatcher(deliveryWatchers.watcher))
-          .limit(watchers)
-          .for("update", { skipLocked: true })
-          .execute();
-        const reading = db
-          .select()
-          .from(deliveries)
-          .where(
-            and(
-              inArray(deliveries.watcher, [...among]),
-              PENDING,
-              or(
-                lte(deliveries.dueAt, toDate(now)),
-                closing === undefined || closing.watchers.length === 0
-                  ? undefined
-                  : and(
-                      eq(deliveries.reason, "window"),
-                      inArray(deliveries.watcher, [...closing.watchers]),
-                      lt(deliveries.eventSeq, closing.before),
-                    ),
-              ),
-            ),
-          )
-          .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq))
-          .execute();
-        const [locked, rows] = await Promise.all([locking, reading]);
-        const claimed = new Set(locked.map((row) => row.watcher));
-        return rows.filter((row) => claimed.has(row.watcher)).map(toDeliveryRecord);
-      }
       // The watchers waiting longest first, each locked for the caller's transaction; SKIP LOCKED
       // passes over those another process is sending to.
       const firstDue = db
@@ -198,7 +227,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         .from(deliveries)
         .where(
           and(
-            inArray(
+            inList(
               deliveries.watcher,
               claimed.map((row) => row.watcher),
             ),
@@ -265,7 +294,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
           and(
             PENDING,
             inArray(deliveries.reason, HELD_REASONS),
-            inArray(deliveries.subscriptionId, [...subscriptionIds]),
+            inList(deliveries.subscriptionId, subscriptionIds),
           ),
         )
         .groupBy(deliveries.subscriptionId)
@@ -290,7 +319,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       const moving = and(
         eq(deliveries.watcher, from),
         PENDING,
-        subscriptionIds === undefined ? undefined : inArray(deliveries.subscriptionId, [...subscriptionIds]),
+        subscriptionIds === undefined ? undefined : inList(deliveries.subscriptionId, subscriptionIds),
       );
       await db.transaction(async (tx) => {
         // An event `to` already has goes out to it once: `from`'s copy is let go.
@@ -334,7 +363,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       const rows = await db
         .select()
         .from(wakeups)
-        .where(and(inArray(wakeups.watcher, [...watchers]), gte(wakeups.at, toDate(since))))
+        .where(and(inList(wakeups.watcher, watchers), gte(wakeups.at, toDate(since))))
         .orderBy(asc(wakeups.at), sql`${wakeups.messageId} collate "C"`);
       return rows.map(toWakeupRecord);
     },
@@ -353,9 +382,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       const rows = await db
         .select({ turnId: collectedReplies.turnId })
         .from(collectedReplies)
-        .where(
-          and(eq(collectedReplies.sessionId, sessionId), inArray(collectedReplies.turnId, [...turnIds])),
-        );
+        .where(and(eq(collectedReplies.sessionId, sessionId), inList(collectedReplies.turnId, turnIds)));
       const collected = new Set(rows.map((row) => row.turnId));
       return [...new Set(turnIds)].filter((turnId) => collected.has(turnId));
     },
