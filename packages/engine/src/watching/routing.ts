@@ -305,12 +305,10 @@ export async function routeEvents(
   const flushed = [...windows.flushed].sort();
   // With a sender alongside, what it can send at once is left to it, to be stored sent.
   const isFresh = (row: NewDelivery) =>
-    alongside !== undefined &&
-    row.dueAt <= ctx.now &&
-    row.echoTurnId === null &&
-    windows.flushed.has(row.watcher);
-  const fresh = windows.added().filter(isFresh);
-  const stored = windows.added().filter((row) => !isFresh(row));
+    row.dueAt <= ctx.now && row.echoTurnId === null && windows.flushed.has(row.watcher);
+  const fresh = alongside === undefined ? [] : windows.added().filter(isFresh);
+  const handed = new Set(fresh);
+  const stored = windows.added().filter((row) => !handed.has(row));
   // Issued together: one connection runs them in this order, without a round trip each. Without
   // a sender alongside, the flush reaches the stored window rows (all older than the batch) before
   // the batch's own rows go in.

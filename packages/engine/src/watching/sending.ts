@@ -192,8 +192,8 @@ interface PassReads {
 
 /**
  * One watcher's share of the pass: drops what its archived session can no longer take, sorts out
- * echoes and holds past the hourly cap. Returns the deliveries that go out
- * now, in one message (`addMessage`, R-DLV-01, R-DLV-04).
+ * echoes and holds past the hourly cap. Returns the deliveries that go out now, in one message
+ * (`addMessage`, R-DLV-01, R-DLV-04).
  */
 async function prepareWatcher(
   ctx: SendingContext,

@@ -35,6 +35,13 @@ const byWatcher = (column: typeof deliveries.watcher | typeof deliveryWatchers.w
   sql`${column} collate "C"`;
 
 export function createDeliveryStore(db: Database): DeliveryStore {
+  /** The `delivery_watchers` rows senders lock, for watchers that have none, in the order given. */
+  const insertLockRows = (watchers: readonly string[]) =>
+    db.execute(sql`
+      insert into ${deliveryWatchers} (watcher)
+      select watcher from unnest(${textArray(watchers)}::text[]) with ordinality as w(watcher, n)
+      order by n
+      on conflict do nothing`);
   const pendingOf = (ids: readonly string[]) => and(inList(deliveries.id, ids), PENDING);
 
   return {
@@ -73,11 +80,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       // the same new watchers take their index entries in the same order and cannot deadlock.
       const watchers = [...new Set(rows.map((row) => row.watcher))].sort();
       // Issued together, in this order, on the caller's connection (`execute` sends the builder now).
-      const watcherRows = db.execute(sql`
-        insert into ${deliveryWatchers} (watcher)
-        select watcher from unnest(${textArray(watchers)}::text[]) with ordinality as w(watcher, n)
-        order by n
-        on conflict do nothing`);
+      const watcherRows = insertLockRows(watchers);
       const deliveryRows = db.execute(sql`
         insert into ${deliveries}
           (id, watcher, subscription_id, event_id, event_seq, reason, due_at, echo_turn_id, status, message_id,
@@ -153,13 +156,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       }
       // A watcher routing meets for the first time gets its lock row here, so that what the batch
       // sends it can be claimed in the same flight; sorted, as in addDeliveries. Sent now, first.
-      const lockRows = db
-        .execute(sql`
-          insert into ${deliveryWatchers} (watcher)
-          select watcher from unnest(${textArray(wanted)}::text[]) with ordinality as w(watcher, n)
-          order by n
-          on conflict do nothing`)
-        .then(() => undefined);
+      const lockRows = insertLockRows(wanted).then(() => undefined);
       // Sent at once too: the read is a later statement, so its snapshot still follows the locks
       // (as in claimDueDeliveries), and only the watchers locked keep their rows.
       const locking = db
