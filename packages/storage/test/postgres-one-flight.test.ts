@@ -60,7 +60,8 @@ async function startRecorder(target: URL): Promise<{ server: Server; port: numbe
 
 // patches/postgres@3.4.9.patch: drizzle sends every query unprepared; postgres.js described each
 // one first (Parse, Describe, Flush), waited for the parameter types, then sent Bind and Execute:
-// two round trips a statement, and none of a transaction's side-by-side statements pipelined.
+// two round trips a statement, and none of a transaction's side-by-side statements pipelined. And
+// a transaction waited for BEGIN's answer before sending its first statement.
 describe.skipIf(!postgresDatabase.available)("postgres.js sends an unprepared query in one flight", () => {
   let scratch: Awaited<ReturnType<typeof postgresDatabase.create>>;
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
@@ -107,6 +108,34 @@ describe.skipIf(!postgresDatabase.available)("postgres.js sends an unprepared qu
     const parses = recorder.log.flatMap((entry, i) => (entry === "client:P" ? [i] : []));
     expect(parses).toHaveLength(2);
     expect(recorder.log.indexOf("server:Z")).toBeGreaterThan(parses[1] ?? Number.POSITIVE_INFINITY);
+  });
+
+  it("sends a transaction's first statements behind BEGIN, before BEGIN has answered", async () => {
+    recorder.log.length = 0;
+    const rows = await sql.begin((tx) =>
+      Promise.all([tx.unsafe("select 1 as one"), tx.unsafe("select $1::text as v", ["two"], { prepare: false })]),
+    );
+    expect(rows.map((result) => result[0])).toEqual([{ one: 1 }, { v: "two" }]);
+    // BEGIN goes as a simple query (Q), the first statement after it as one too, the second as
+    // Parse; all three leave before the server's first ReadyForQuery (BEGIN's).
+    const firstReady = recorder.log.indexOf("server:Z");
+    expect(recorder.log.slice(0, 3)).toEqual(["client:Q", "client:Q", "client:P"]);
+    expect(firstReady).toBeGreaterThan(recorder.log.indexOf("client:P"));
+  });
+
+  it("still rolls back a pipelined transaction whose statement fails, and the connection serves on", async () => {
+    await sql.unsafe("create table if not exists one_flight_rows (v text)");
+    await expect(
+      sql.begin((tx) =>
+        Promise.all([
+          tx.unsafe("insert into one_flight_rows values ($1)", ["kept?"], { prepare: false }),
+          tx.unsafe("select 1 / $1::int", [0], { prepare: false }),
+        ]),
+      ),
+    ).rejects.toThrow(/division by zero/);
+    expect(await sql.unsafe("select count(*)::int as n from one_flight_rows")).toEqual([{ n: 0 }]);
+    await sql.begin((tx) => tx.unsafe("insert into one_flight_rows values ($1)", ["kept"], { prepare: false }));
+    expect(await sql.unsafe("select v from one_flight_rows")).toEqual([{ v: "kept" }]);
   });
 
   it("still describes first a query whose values need the server's types (an object as json)", async () => {
