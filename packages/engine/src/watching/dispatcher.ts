@@ -5,6 +5,7 @@ import { routeEvents } from "./routing";
 import { readWatchers, type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
 import { runDueTicks } from "./ticks";
+import { WindowedWatchers } from "./windowed-watchers";
 
 /** Outbox rows routed per transaction, and watchers sent to per transaction. */
 const ROUTED_PER_PASS = 200;
@@ -80,20 +81,34 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
    * the routing back.
    */
   let sendWhileRouting = true;
+  const windowed = new WindowedWatchers();
+  /** Where this process last left the routing cursor, or null when it does not know. */
+  let routedUpTo: number | null = null;
 
   const route = async (): Promise<boolean> => {
     const sent: Sent[] = [];
+    let leftAt: number | null = null;
 
     const more = await stores.transaction(async (tx) => {
-      const cursor = await tx.deliveries.claimCursor();
+      // The events after where this process left the cursor are read in the same flight as the
+      // cursor's claim (the read runs after the lock, on the same connection): one round trip
+      // less, unless another process moved the cursor meanwhile and they are read again.
+      const guess = routedUpTo;
+      const [cursor, ahead] = await Promise.all([
+        tx.deliveries.claimCursor(),
+        guess === null ? undefined : tx.events.listEvents({ after: guess, limit: ROUTED_PER_PASS }),
+      ]);
       if (cursor === null) {
         return false;
       }
-      const records = await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
+      const records =
+        cursor === guess && ahead !== undefined
+          ? ahead
+          : await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
       const now = clock.now();
       const last = records.at(-1);
       const known = new Map(records.map((record) => [record.id, record.event]));
-      const ctx = { stores: tx, ids: deps.ids, now };
+      const ctx = { stores: tx, ids: deps.ids, now, windowed };
       // Behind the batch's writes in one flight: the cursor, and the claim of the watchers it
       // made due at once with their sessions and wake-ups. Sending a flushed window closes it.
       await routeEvents(ctx, records, async ({ dueWatchers, flushed, before, fresh }) => {
@@ -133,8 +148,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
           unsent: toStore.filter((row) => !claimed.has(row.watcher)),
         };
       });
+      leftAt = last?.seq ?? cursor;
       return records.length === ROUTED_PER_PASS;
     });
+    // A guess: after a failure or a skipped claim, a wrong one costs the pass one more read.
+    routedUpTo = leftAt ?? routedUpTo;
     kickAll(sent);
     return more;
   };
