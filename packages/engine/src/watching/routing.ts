@@ -13,6 +13,7 @@ import {
 import type { EngineStores } from "../engine";
 import type { OutboxRecord } from "../ports/event-store";
 import { scheduleStallCheck } from "./ticks";
+import type { WindowedWatchers } from "./windowed-watchers";
 
 /** Outbox rows no subscription receives: they are for the owner's stream and later consumers. */
 const NOT_ROUTED = new Set(["turn_started", "session_archived", "session_deleted"]);
@@ -42,6 +43,8 @@ export interface RoutingContext {
   readonly stores: EngineStores;
   readonly ids: IdGenerator;
   readonly now: number;
+  /** Who earlier events of a session held in windows: their windows are read with the subscriptions. */
+  readonly windowed?: WindowedWatchers;
 }
 
 /** What the whole batch read at once: the subscriptions its rows may concern. */
@@ -221,6 +224,37 @@ async function noticeAllIdle(
   }
 }
 
+/**
+ * Where the open windows of `watchers` end: from the read made with the subscriptions, and a read
+ * of those the guess missed. The guess learns whom this batch's sessions reach.
+ */
+async function windowEnds(
+  ctx: RoutingContext,
+  routed: readonly { readonly record: OutboxRecord; readonly firsts: readonly FirstRelease[] }[],
+  watchers: ReadonlySet<string>,
+  guessed: readonly string[],
+  guessedEnds: ReadonlyMap<string, number>,
+): Promise<Map<string, number>> {
+  for (const { record, firsts } of routed) {
+    if (record.sessionId !== null && record.subscriptionId === null) {
+      ctx.windowed?.learn(
+        record.sessionId,
+        firsts.map((f) => f.watcher),
+      );
+    }
+  }
+  const read = new Set(guessed);
+  const missed = [...watchers].filter((watcher) => !read.has(watcher));
+  const ends = missed.length > 0 ? await ctx.stores.deliveries.openWindowEnds(missed) : new Map();
+  for (const watcher of watchers) {
+    const end = guessedEnds.get(watcher);
+    if (end !== undefined) {
+      ends.set(watcher, end);
+    }
+  }
+  return ends;
+}
+
 /** The rows of a batch that reach subscriptions, with those each receives. */
 function receivingOf(reads: BatchReads, record: OutboxRecord, ended: ReadonlySet<string>) {
   const around = candidates(reads, record, ended);
@@ -263,9 +297,12 @@ export async function routeEvents(
     ),
   ];
   const namedIds = [...new Set(relevant.map((record) => record.subscriptionId).filter((id) => id !== null))];
-  const [watching, named] = await Promise.all([
+  // The windows of the watchers the batch's sessions had before are read in the same flight.
+  const guessed = ctx.windowed?.of(sessionIds) ?? [];
+  const [watching, named, guessedEnds] = await Promise.all([
     stores.subscriptions.listSubscriptionsWatching(sessionIds),
     stores.subscriptions.getSubscriptions(namedIds),
+    guessed.length > 0 ? stores.deliveries.openWindowEnds(guessed) : new Map<string, number>(),
   ]);
   const reads: BatchReads = { watching, named: new Map(named.map((s) => [s.id, s])) };
 
@@ -298,7 +335,7 @@ export async function routeEvents(
   const windowWatchers = new Set(
     routed.flatMap(({ firsts }) => firsts.filter((f) => f.release.reason === "window").map((f) => f.watcher)),
   );
-  const windows = new Windows(await stores.deliveries.openWindowEnds([...windowWatchers]));
+  const windows = new Windows(await windowEnds(ctx, routed, windowWatchers, guessed, guessedEnds));
   for (const { record, firsts } of routed) {
     deliver(ctx, record, firsts, windows);
   }
