@@ -1,4 +1,4 @@
-import type { Clock } from "@oar/core";
+import { type Clock, lazyProperties } from "@oar/core";
 import type { EngineStores } from "./engine";
 import { cachingPeerStore } from "./peers/peer-cache";
 import { rememberingMentions } from "./peers/unlock-cache";
@@ -62,19 +62,27 @@ export function cachedStores(
     async transaction(work) {
       const touched = new Set<Cached>();
       let appended = false;
+      // Each port is wrapped when first used, as the transaction's own stores are made.
       const noticed = (tx: EngineStores): EngineStores => {
-        const stores: EngineStores = {
-          ...tx,
-          events: noticingWrites(tx.events, ["appendEvent"], () => {
+        const ports = Object.fromEntries(
+          Object.keys(tx)
+            .filter((port) => port !== "transaction")
+            .map((port) => [port, () => tx[port as keyof EngineStores]]),
+        ) as { [Port in Exclude<keyof EngineStores, "transaction">]: () => EngineStores[Port] };
+        ports.events = () =>
+          noticingWrites(tx.events, ["appendEvent"], () => {
             appended = true;
-          }),
-          transaction: (inner) => inner(stores),
-        };
+          });
         for (const port of Object.keys(WRITES) as Cached[]) {
-          Object.assign(stores, {
-            [port]: noticingWrites(tx[port], WRITES[port], () => touched.add(port)),
+          Object.assign(ports, {
+            [port]: () => noticingWrites(tx[port], WRITES[port], () => touched.add(port)),
           });
         }
+        const stores = lazyProperties(ports) as EngineStores;
+        Object.defineProperty(stores, "transaction", {
+          value: (inner: Parameters<EngineStores["transaction"]>[0]) => inner(stores),
+          enumerable: true,
+        });
         return stores;
       };
       try {

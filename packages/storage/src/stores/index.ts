@@ -1,3 +1,4 @@
+import { lazyProperties } from "@oar/core";
 import type { EngineStores } from "@oar/engine";
 import type { Database } from "../database";
 import { createCardStore } from "./card-store";
@@ -71,23 +72,32 @@ function storesOn(
   calls?: TransactionCalls,
 ): Stores {
   const guard = <T extends object>(port: string, store: T) => guardStore(port, store, deadlineMs, calls);
-  const events = guard("EventStore", createEventStore(db));
-  const stores: Stores = {
-    sessions: guard("SessionStore", createSessionStore(db)),
-    groups: guard("GroupStore", createGroupStore(db)),
-    settings: guard("SettingsStore", createSettingsStore(db)),
-    tokens: guard("TokenStore", createTokenStore(db)),
-    leases: guard("LeaseStore", createLeaseStore(db)),
-    cards: guard("CardStore", createCardStore(db)),
-    unlocks: guard("UnlockStore", createUnlockStore(db)),
-    loopCounters: guard("LoopCounterStore", createLoopCounterStore(db)),
-    questions: guard("QuestionStore", createQuestionStore(db)),
-    peers: guard("PeerStore", createPeerStore(db)),
+  const events = () => {
+    const guarded = guard("EventStore", createEventStore(db));
     // The hint is not guarded: it returns its stop function at once and runs no query of its own.
-    events: foreignEvents === undefined ? events : { ...events, onForeignEvents: foreignEvents },
-    subscriptions: guard("SubscriptionStore", createSubscriptionStore(db)),
-    deliveries: guard("DeliveryStore", createDeliveryStore(db)),
-    transaction: transaction === "joined" ? (work) => work(stores) : transaction,
+    return foreignEvents === undefined ? guarded : { ...guarded, onForeignEvents: foreignEvents };
   };
+  // Made on first use: a transaction uses a few of the ports, and making them all for each one
+  // was a good part of what the relay allocates under load.
+  const stores = lazyProperties<Omit<Stores, "transaction">>({
+    sessions: () => guard("SessionStore", createSessionStore(db)),
+    groups: () => guard("GroupStore", createGroupStore(db)),
+    settings: () => guard("SettingsStore", createSettingsStore(db)),
+    tokens: () => guard("TokenStore", createTokenStore(db)),
+    leases: () => guard("LeaseStore", createLeaseStore(db)),
+    cards: () => guard("CardStore", createCardStore(db)),
+    unlocks: () => guard("UnlockStore", createUnlockStore(db)),
+    loopCounters: () => guard("LoopCounterStore", createLoopCounterStore(db)),
+    questions: () => guard("QuestionStore", createQuestionStore(db)),
+    peers: () => guard("PeerStore", createPeerStore(db)),
+    events,
+    subscriptions: () => guard("SubscriptionStore", createSubscriptionStore(db)),
+    deliveries: () => guard("DeliveryStore", createDeliveryStore(db)),
+  }) as Stores;
+  Object.defineProperty(stores, "transaction", {
+    value:
+      transaction === "joined" ? (work: Parameters<Stores["transaction"]>[0]) => work(stores) : transaction,
+    enumerable: true,
+  });
   return stores;
 }
