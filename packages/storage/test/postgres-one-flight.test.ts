@@ -113,7 +113,10 @@ describe.skipIf(!postgresDatabase.available)("postgres.js sends an unprepared qu
   it("sends a transaction's first statements behind BEGIN, before BEGIN has answered", async () => {
     recorder.log.length = 0;
     const rows = await sql.begin((tx) =>
-      Promise.all([tx.unsafe("select 1 as one"), tx.unsafe("select $1::text as v", ["two"], { prepare: false })]),
+      Promise.all([
+        tx.unsafe("select 1 as one"),
+        tx.unsafe("select $1::text as v", ["two"], { prepare: false }),
+      ]),
     );
     expect(rows.map((result) => result[0])).toEqual([{ one: 1 }, { v: "two" }]);
     // BEGIN goes as a simple query (Q), the first statement after it as one too, the second as
@@ -134,7 +137,9 @@ describe.skipIf(!postgresDatabase.available)("postgres.js sends an unprepared qu
       ),
     ).rejects.toThrow(/division by zero/);
     expect(await sql.unsafe("select count(*)::int as n from one_flight_rows")).toEqual([{ n: 0 }]);
-    await sql.begin((tx) => tx.unsafe("insert into one_flight_rows values ($1)", ["kept"], { prepare: false }));
+    await sql.begin((tx) =>
+      tx.unsafe("insert into one_flight_rows values ($1)", ["kept"], { prepare: false }),
+    );
     expect(await sql.unsafe("select v from one_flight_rows")).toEqual([{ v: "kept" }]);
   });
 

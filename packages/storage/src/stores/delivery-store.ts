@@ -1,9 +1,9 @@
 import type { DeliveryRecord, DeliveryStore, WakeupRecord } from "@oar/scheduler";
-import { and, asc, count, eq, gte, inArray, lt, lte, max, min, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lt, lte, max, min, or, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
-import { inList, instantParam, isoInstant, recordset, textArray, toDate, toMs } from "./rows";
+import { inList, instantParam, isoInstant, recordset, selectAll, textArray, toDate, toMs } from "./rows";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -167,27 +167,25 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         .limit(limit)
         .for("update", { skipLocked: true })
         .execute();
-      const reading = db
-        .select()
-        .from(deliveries)
-        .where(
-          and(
-            inList(deliveries.watcher, wanted),
-            PENDING,
-            or(
-              lte(deliveries.dueAt, toDate(now)),
-              closing === undefined || closing.watchers.length === 0
-                ? undefined
-                : and(
-                    eq(deliveries.reason, "window"),
-                    inList(deliveries.watcher, closing.watchers),
-                    lt(deliveries.eventSeq, closing.before),
-                  ),
-            ),
-          ),
-        )
-        .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq))
-        .execute();
+      const where = and(
+        inList(deliveries.watcher, wanted),
+        PENDING,
+        or(
+          lte(deliveries.dueAt, toDate(now)),
+          closing === undefined || closing.watchers.length === 0
+            ? undefined
+            : and(
+                eq(deliveries.reason, "window"),
+                inList(deliveries.watcher, closing.watchers),
+                lt(deliveries.eventSeq, closing.before),
+              ),
+        ),
+      );
+      const reading = selectAll(
+        db,
+        deliveries,
+        sql`where ${where} order by ${byWatcher(deliveries.watcher)}, ${deliveries.eventSeq}`,
+      );
       const [, locked, rows] = await Promise.all([lockRows, locking, reading]);
       const watchers = locked.map((row) => row.watcher);
       const claimed = new Set(watchers);
@@ -219,19 +217,18 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       }
       // A new statement, so a new snapshot: what a sender that held a watcher until just now
       // marked sent is seen as sent.
-      const rows = await db
-        .select()
-        .from(deliveries)
-        .where(
-          and(
-            inList(
-              deliveries.watcher,
-              claimed.map((row) => row.watcher),
-            ),
-            due,
-          ),
-        )
-        .orderBy(byWatcher(deliveries.watcher), asc(deliveries.eventSeq));
+      const where = and(
+        inList(
+          deliveries.watcher,
+          claimed.map((row) => row.watcher),
+        ),
+        due,
+      );
+      const rows = await selectAll(
+        db,
+        deliveries,
+        sql`where ${where} order by ${byWatcher(deliveries.watcher)}, ${deliveries.eventSeq}`,
+      );
       return rows.map(toDeliveryRecord);
     },
 
@@ -357,11 +354,12 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       if (watchers.length === 0) {
         return [];
       }
-      const rows = await db
-        .select()
-        .from(wakeups)
-        .where(and(inList(wakeups.watcher, watchers), gte(wakeups.at, toDate(since))))
-        .orderBy(asc(wakeups.at), sql`${wakeups.messageId} collate "C"`);
+      const rows = await selectAll(
+        db,
+        wakeups,
+        sql`where ${inList(wakeups.watcher, watchers)} and ${wakeups.at} >= ${instantParam(since)}
+          order by ${wakeups.at}, ${wakeups.messageId} collate "C"`,
+      );
       return rows.map(toWakeupRecord);
     },
 

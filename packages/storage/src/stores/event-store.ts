@@ -1,8 +1,8 @@
 import type { EventStore, NewOutboxEvent, OutboxRecord } from "@oar/engine";
-import { asc, desc, eq, gt, lt, max, type SQL, sql } from "drizzle-orm";
+import { desc, eq, lt, max, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { events, outboxHead } from "../tables";
-import { inList, instantParam, toDate, toMs } from "./rows";
+import { inList, instantParam, rawRows, selectAll, toDate, toMs } from "./rows";
 
 /** The channel every append notifies at commit; other relay processes LISTEN on it (DESIGN §9). */
 export const EVENTS_CHANNEL = "oar_events";
@@ -19,12 +19,6 @@ function toOutboxRecord(row: EventRow): OutboxRecord {
     event: row.payload,
     at: toMs(row.at),
   };
-}
-
-/** The rows of a raw query, whichever driver ran it (postgres.js gives an array, PGlite `{ rows }`). */
-async function rawRows<T>(db: Database, query: SQL): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 export function createEventStore(db: Database): EventStore {
@@ -87,12 +81,11 @@ export function createEventStore(db: Database): EventStore {
       if (limit <= 0) {
         return [];
       }
-      const rows = await db
-        .select()
-        .from(events)
-        .where(gt(events.seq, after))
-        .orderBy(asc(events.seq))
-        .limit(limit);
+      const rows = await selectAll(
+        db,
+        events,
+        sql`where ${events.seq} > ${after} order by ${events.seq} limit ${limit}`,
+      );
       return rows.map(toOutboxRecord);
     },
 
@@ -100,7 +93,7 @@ export function createEventStore(db: Database): EventStore {
       if (ids.length === 0) {
         return [];
       }
-      const rows = await db.select().from(events).where(inList(events.id, ids)).orderBy(asc(events.seq));
+      const rows = await selectAll(db, events, sql`where ${inList(events.id, ids)} order by ${events.seq}`);
       return rows.map(toOutboxRecord);
     },
 

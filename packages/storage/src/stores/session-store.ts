@@ -19,6 +19,7 @@ import {
   isoInstant,
   mapFirst,
   recordset,
+  selectAll,
   toDate,
   toMs,
   toMsOrNull,
@@ -244,10 +245,11 @@ export function createSessionStore(db: Database): SessionStore {
       if (ids.length === 0) {
         return [];
       }
-      const rows = await db
-        .select()
-        .from(sessions)
-        .where(and(inList(sessions.id, [...new Set(ids)]), isNull(sessions.deletedAt)));
+      const rows = await selectAll(
+        db,
+        sessions,
+        sql`where ${inList(sessions.id, [...new Set(ids)])} and ${sessions.deletedAt} is null`,
+      );
       return rows.map(toSessionRecord);
     },
 

@@ -2,7 +2,7 @@ import type { SubscriptionRecord, SubscriptionStore } from "@oar/scheduler";
 import { and, asc, count, eq, gte, isNotNull, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { subscriptions } from "../tables";
-import { inList, instantParam, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
+import { inList, instantParam, mapFirst, selectAll, toDate, toMs, toMsOrNull } from "./rows";
 
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -90,10 +90,11 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       if (ids.length === 0) {
         return [];
       }
-      const rows = await db
-        .select()
-        .from(subscriptions)
-        .where(inList(subscriptions.id, [...new Set(ids)]));
+      const rows = await selectAll(
+        db,
+        subscriptions,
+        sql`where ${inList(subscriptions.id, [...new Set(ids)])}`,
+      );
       return rows.map(toSubscriptionRecord);
     },
 
@@ -120,17 +121,12 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       if (sessionIds.length === 0) {
         return [];
       }
-      const rows = await db
-        .select()
-        .from(subscriptions)
-        .where(
-          and(
-            ACTIVE,
-            isNull(subscriptions.relay),
-            or(eq(subscriptions.scope, "all"), ...[...new Set(sessionIds)].map(names)),
-          ),
-        )
-        .orderBy(asc(subscriptions.seq));
+      const where = and(
+        ACTIVE,
+        isNull(subscriptions.relay),
+        or(eq(subscriptions.scope, "all"), ...[...new Set(sessionIds)].map(names)),
+      );
+      const rows = await selectAll(db, subscriptions, sql`where ${where} order by ${subscriptions.seq}`);
       return rows.map(toSubscriptionRecord);
     },
 
