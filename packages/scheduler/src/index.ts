@@ -1,3 +1,4 @@
+export { withDelivery } from "./delivery-rows";
 export {
   EVENT_MESSAGE_HEADER,
   eventLine,

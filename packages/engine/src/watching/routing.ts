@@ -9,6 +9,7 @@ import {
   releaseOf,
   type SubscriptionRecord,
   watches,
+  withDelivery,
 } from "@oar/scheduler";
 import type { EngineStores } from "../engine";
 import type { OutboxRecord } from "../ports/event-store";
@@ -88,7 +89,7 @@ class Windows {
     this.openEnds.delete(watcher);
     for (const [i, row] of this.rows.entries()) {
       if (row.watcher === watcher && row.reason === "window" && row.dueAt > now) {
-        this.rows[i] = { ...row, dueAt: now };
+        this.rows[i] = withDelivery(row, { dueAt: now });
       }
     }
   }

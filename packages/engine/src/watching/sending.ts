@@ -8,6 +8,7 @@ import {
   type NewDelivery,
   type SubscriptionRecord,
   type WakeupRecord,
+  withDelivery,
 } from "@oar/scheduler";
 import type { OutboxEvent } from "@oar/schema";
 import type { EngineStores } from "../engine";
@@ -138,7 +139,7 @@ class Settling {
     for (const id of ids) {
       const row = this.fresh.get(id);
       if (row !== undefined) {
-        this.fresh.set(id, { ...row, dueAt, reason });
+        this.fresh.set(id, withDelivery(row, { dueAt, reason }));
       }
     }
     const stored = ids.filter((id) => !this.fresh.has(id));
@@ -158,9 +159,9 @@ class Settling {
     const fresh = [...this.fresh.values()].map((row): NewDelivery => {
       const messageId = sentWith.get(row.id);
       if (messageId !== undefined) {
-        return { ...row, status: "sent", messageId };
+        return withDelivery(row, { status: "sent", messageId });
       }
-      return dropped.has(row.id) ? { ...row, status: "dropped" } : row;
+      return dropped.has(row.id) ? withDelivery(row, { status: "dropped" }) : row;
     });
     return [
       deliveries.markDropped({ ids: this.dropped.filter(isStored), at }),
@@ -334,10 +335,7 @@ export async function sendToWatchers(
 ): Promise<Sent[]> {
   const { stores, now } = ctx;
   // A fresh row's event is later than every stored row's of its watcher: appended, the order stays.
-  const due = [
-    ...claimed,
-    ...fresh.map((row): DeliveryRecord => ({ ...row, status: "pending", messageId: null })),
-  ];
+  const due = [...claimed, ...fresh.map((row) => withDelivery(row, { status: "pending", messageId: null }))];
   const byWatcher = groupBy(due, (row) => row.watcher);
   const watchers = [...byWatcher.keys()];
   if (watchers.length === 0) {
