@@ -44,7 +44,7 @@ export interface RoutingContext {
   readonly stores: EngineStores;
   readonly ids: IdGenerator;
   readonly now: number;
-  /** Who earlier events of a session held in windows: their windows are read with the subscriptions. */
+  /** Whom earlier events of each session reached: their open windows are read with the subscriptions. */
   readonly windowed?: WindowedWatchers;
 }
 
