@@ -297,62 +297,66 @@ describe.skipIf(!postgres?.available)(
   },
 );
 
-describe.skipIf(!postgres?.available)("sending beside a pass on Postgres (DESIGN §9)", { timeout: 60_000 }, () => {
-  it("R-DLV-04: a window that ends while a routing pass is held up goes out beside it, not after it", async () => {
-    const config = await databaseFor(postgres as TestDatabase);
-    let gate: Promise<void> | null = null;
-    let release = () => {};
-    let held = 0;
-    // While `gate` is set, the routing pass waits inside its transaction, after claiming the cursor.
-    const holding = (stores: EngineStores): EngineStores => ({
-      ...stores,
-      events: {
-        ...stores.events,
-        listEvents: async (input) => {
-          if (gate !== null) {
-            held += 1;
-            await gate;
-          }
-          return stores.events.listEvents(input);
+describe.skipIf(!postgres?.available)(
+  "sending beside a pass on Postgres (DESIGN §9)",
+  { timeout: 60_000 },
+  () => {
+    it("R-DLV-04: a window that ends while a routing pass is held up goes out beside it, not after it", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      let gate: Promise<void> | null = null;
+      let release = () => {};
+      let held = 0;
+      // While `gate` is set, the routing pass waits inside its transaction, after claiming the cursor.
+      const holding = (stores: EngineStores): EngineStores => ({
+        ...stores,
+        events: {
+          ...stores.events,
+          listEvents: async (input) => {
+            if (gate !== null) {
+              held += 1;
+              await gate;
+            }
+            return stores.events.listEvents(input);
+          },
         },
-      },
-      transaction: (work) => stores.transaction((tx) => work(holding(tx))),
-    });
-    const { engine, storage, clock } = await open(config, { at: T0, shared: true, stores: holding });
-    const { watcher, watched } = await sessionPair(engine);
-    const other = await engine.owner.createSession({ provider: "test", title: "Other" });
-    await engine.execute(watcher, { action: "subscribe", sessions: [watched], events: ["turn_end"] });
-    await engine.owner.postMessage(watched, "windowed");
-    await settle([engine], storage);
-    expect(await relayMessages(storage, watcher)).toEqual([]);
+        transaction: (work) => stores.transaction((tx) => work(holding(tx))),
+      });
+      const { engine, storage, clock } = await open(config, { at: T0, shared: true, stores: holding });
+      const { watcher, watched } = await sessionPair(engine);
+      const other = await engine.owner.createSession({ provider: "test", title: "Other" });
+      await engine.execute(watcher, { action: "subscribe", sessions: [watched], events: ["turn_end"] });
+      await engine.owner.postMessage(watched, "windowed");
+      await settle([engine], storage);
+      expect(await relayMessages(storage, watcher)).toEqual([]);
 
-    gate = new Promise<void>((resolve) => {
-      release = resolve;
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await engine.owner.postMessage(other.id, "keeps the router busy");
+      const deadline = Date.now() + 10_000;
+      while (held === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(held).toBeGreaterThan(0);
+      await clock.advanceAsync(WINDOW_MS);
+      // The window's end went out while the pass still waits at the gate. (A fake clock's timers
+      // fire only as it moves: it moves on a little each time, as real time would.)
+      let sent = await relayMessages(storage, watcher);
+      while (sent.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await clock.advanceAsync(10);
+        sent = await relayMessages(storage, watcher);
+      }
+      expect(held).toBeGreaterThan(0);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.text).toContain('"echo: windowed"');
+      gate = null;
+      release();
+      await settle([engine], storage);
+      expect(await relayMessages(storage, watcher)).toHaveLength(1);
     });
-    await engine.owner.postMessage(other.id, "keeps the router busy");
-    const deadline = Date.now() + 10_000;
-    while (held === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(held).toBeGreaterThan(0);
-    await clock.advanceAsync(WINDOW_MS);
-    // The window's end went out while the pass still waits at the gate. (A fake clock's timers
-    // fire only as it moves: it moves on a little each time, as real time would.)
-    let sent = await relayMessages(storage, watcher);
-    while (sent.length === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      await clock.advanceAsync(10);
-      sent = await relayMessages(storage, watcher);
-    }
-    expect(held).toBeGreaterThan(0);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.text).toContain('"echo: windowed"');
-    gate = null;
-    release();
-    await settle([engine], storage);
-    expect(await relayMessages(storage, watcher)).toHaveLength(1);
-  });
-});
+  },
+);
 
 describe.skipIf(!postgres?.available)("two engines on one Postgres (DESIGN §9)", { timeout: 60_000 }, () => {
   it("route and send the same outbox without ever delivering an event twice or losing one", async () => {
