@@ -1,5 +1,7 @@
 import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
+import { isUrgent } from "@oar/scheduler";
 import type { EngineStores } from "../engine";
+import type { OutboxRecord } from "../ports/event-store";
 import { errorMessage } from "../runtime/runtime-context";
 import { routeEvents } from "./routing";
 import { readWatchers, type Sent, sendToWatchers } from "./sending";
@@ -10,6 +12,8 @@ import { WindowedWatchers } from "./windowed-watchers";
 /** Outbox rows routed per transaction, and watchers sent to per transaction. */
 const ROUTED_PER_PASS = 200;
 const WATCHERS_PER_PASS = 200;
+/** Up to this many rows waiting, a batch ends at its first urgent event (see `urgentFirst`). */
+const FEW_WAITING = 20;
 /** With other processes on the stores, how often to look for their work besides the LISTEN hint (DESIGN §9). */
 export const SHARED_POLL_MS = 1_000;
 /** After a failed pass (the database away), when to try again. */
@@ -44,6 +48,20 @@ export interface Dispatcher {
   /** Resolves when no pass runs or is asked for (tests, benchmarks: after time moved or events were appended). */
   settled(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * With few rows waiting, a batch ends at its first urgent event when more follow: its watchers
+ * hear it as soon as its own fan-out commits, not once the next urgent event's fan-out is written
+ * too, and the next batch follows at once. A backlog goes in full batches, for throughput. A
+ * batch routes as its rows one by one would, so where it ends changes no delivery.
+ */
+function urgentFirst(records: readonly OutboxRecord[]): readonly OutboxRecord[] {
+  if (records.length > FEW_WAITING) {
+    return records;
+  }
+  const first = records.findIndex((record) => isUrgent(record.kind));
+  return first === -1 ? records : records.slice(0, first + 1);
 }
 
 export function createDispatcher(deps: DispatcherDeps): Dispatcher {
@@ -84,6 +102,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const windowed = new WindowedWatchers();
   /** Where this process last left the routing cursor, or null when it does not know. */
   let routedUpTo: number | null = null;
+  /** Whether the last routing pass ended its batch at an urgent event, more rows waiting. */
+  let cutShort = false;
 
   const route = async (): Promise<boolean> => {
     const sent: Sent[] = [];
@@ -101,10 +121,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       if (cursor === null) {
         return false;
       }
-      const records =
+      const waiting =
         cursor === guess && ahead !== undefined
           ? ahead
           : await tx.events.listEvents({ after: cursor, limit: ROUTED_PER_PASS });
+      const records = urgentFirst(waiting);
+      cutShort = records.length < waiting.length;
       const now = clock.now();
       const last = records.at(-1);
       const known = new Map(records.map((record) => [record.id, record.event]));
@@ -149,7 +171,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         };
       });
       leftAt = last?.seq ?? cursor;
-      return records.length === ROUTED_PER_PASS;
+      return cutShort || records.length === ROUTED_PER_PASS;
     });
     // A guess: after a failure or a skipped claim, a wrong one costs the pass one more read.
     routedUpTo = leftAt ?? routedUpTo;
@@ -226,9 +248,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     // What each routed batch makes due goes out before the next batch is routed; a new event
     // (a poke) is routed between two sending transactions, not after all of them.
     for (;;) {
+      cutShort = false;
       const more = await route();
-      // At least one sending transaction a pass, so a stream of pokes cannot starve the windows.
-      while ((await send()) && !again && !closed) {}
+      // At least one sending transaction a pass, so a stream of pokes cannot starve the windows;
+      // none between a batch cut at an urgent event and the next (a few rows were waiting).
+      while (!cutShort && (await send()) && !again && !closed) {}
       if (!more || closed) {
         return;
       }
