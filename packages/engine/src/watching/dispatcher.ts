@@ -104,6 +104,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let routedUpTo: number | null = null;
   /** Whether the last routing pass ended its batch at an urgent event, more rows waiting. */
   let cutShort = false;
+  /** Whether it made deliveries due now that it did not send (a watcher held elsewhere, past 200). */
+  let leftDue = false;
 
   const route = async (): Promise<boolean> => {
     const sent: Sent[] = [];
@@ -136,6 +138,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       await routeEvents(ctx, records, async ({ dueWatchers, flushed, before, fresh }) => {
         const cursorSet = last === undefined ? undefined : tx.deliveries.setCursor(last.seq);
         if (dueWatchers.length === 0 || !sendWhileRouting) {
+          leftDue = dueWatchers.length > 0;
           await cursorSet;
           return { open: flushed, unsent: fresh };
         }
@@ -157,6 +160,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         );
         const [claim, stored] = await Promise.all([claiming, storing]);
         const claimed = new Set(claim.watchers);
+        leftDue = dueWatchers.some((watcher) => !claimed.has(watcher));
         const already = new Set(stored.map((pair) => `${pair.watcher}\n${pair.eventId}`));
         const toStore = fresh.filter((row) => !already.has(`${row.watcher}\n${row.eventId}`));
         const sending = { ...ctx, drivenFromOutside: deps.drivenFromOutside };
@@ -249,10 +253,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     // (a poke) is routed between two sending transactions, not after all of them.
     for (;;) {
       cutShort = false;
+      leftDue = false;
       const more = await route();
       // At least one sending transaction a pass, so a stream of pokes cannot starve the windows;
-      // none between a batch cut at an urgent event and the next (a few rows were waiting).
-      while (!cutShort && (await send()) && !again && !closed) {}
+      // none between a batch cut at an urgent event and the next (a few rows were waiting),
+      // unless routing left due deliveries it could not send.
+      while ((!cutShort || leftDue) && (await send()) && !again && !closed) {}
       if (!more || closed) {
         return;
       }
