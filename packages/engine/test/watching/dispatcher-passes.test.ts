@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EngineStores } from "../../src";
-import { createWatchingHarness } from "./watching-harness";
+import type { SessionRecord } from "../../src/ports/session-store";
+import { createWatchingHarness, type WatchingHarness } from "./watching-harness";
 
 /** The stores, with the `after` of each listEvents, each cursor claimed and each claimAmong's watchers recorded. */
 function recordingListEvents(afters: number[], claims: number[], among: string[][] = []) {
@@ -70,6 +71,23 @@ describe("the routing cursor's guess (DESIGN §9)", () => {
   });
 });
 
+/** An error event appended to the outbox behind the dispatcher's back: nothing wakes it. */
+function appendUnheardError(h: WatchingHarness, id: string, session: SessionRecord) {
+  return h.stores.events.appendEvent({
+    id,
+    sessionId: session.id,
+    event: {
+      id,
+      kind: "error",
+      at: new Date(h.clock.now()).toISOString(),
+      session: session.id,
+      title: session.title,
+      message: `${id} broke`,
+    },
+    at: h.clock.now(),
+  });
+}
+
 describe("batches with few rows waiting (R-DLV-06)", () => {
   it("end at the first urgent event: each error's watchers are sent to in a transaction of its own, in order", async () => {
     const among: string[][] = [];
@@ -82,24 +100,10 @@ describe("batches with few rows waiting (R-DLV-06)", () => {
     await h.subscribe({ sessions: [a.id], events: ["error"] }, wa.id);
     await h.subscribe({ sessions: [b.id], events: ["error"] }, wb.id);
     await h.flow();
-    // Two errors wait in the outbox, written where the dispatcher does not hear them; a turn of
-    // C then wakes it: it finds them both, and C's events behind them.
-    const error = (id: string, session: { id: string; title: string }) =>
-      h.stores.events.appendEvent({
-        id,
-        sessionId: session.id,
-        event: {
-          id,
-          kind: "error",
-          at: new Date(h.clock.now()).toISOString(),
-          session: session.id,
-          title: session.title,
-          message: `${id} broke`,
-        },
-        at: h.clock.now(),
-      });
-    await error("evt_err_a", a);
-    await error("evt_err_b", b);
+    // Two errors wait in the outbox, unheard; a turn of C then wakes the dispatcher: it finds
+    // them both, and C's events behind them.
+    await appendUnheardError(h, "evt_err_a", a);
+    await appendUnheardError(h, "evt_err_b", b);
     among.length = 0;
     await h.prompt(c, "wake up");
     expect(among).toEqual([[wa.id], [wb.id]]);
@@ -121,24 +125,10 @@ describe("batches with few rows waiting (R-DLV-06)", () => {
     }
     await h.flow();
     for (let n = 0; n < 21; n++) {
-      const session = sessions[n % 3] as { id: string; title: string };
-      const id = `evt_err_${n}`;
-      await h.stores.events.appendEvent({
-        id,
-        sessionId: session.id,
-        event: {
-          id,
-          kind: "error",
-          at: new Date(h.clock.now()).toISOString(),
-          session: session.id,
-          title: session.title,
-          message: `${id} broke`,
-        },
-        at: h.clock.now(),
-      });
+      await appendUnheardError(h, `evt_err_${n}`, sessions[n % 3] as SessionRecord);
     }
     among.length = 0;
-    await h.prompt(sessions[0] as never, "wake up");
+    await h.prompt(sessions[0] as SessionRecord, "wake up");
     // One batch took the 21 errors (and the turn's own rows): the three watchers in one claim.
     expect(among[0]?.sort()).toEqual(watchers.map((w) => w.id).sort());
   });
