@@ -102,14 +102,17 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const windowed = new WindowedWatchers();
   /** Where this process last left the routing cursor, or null when it does not know. */
   let routedUpTo: number | null = null;
-  /** Whether the last routing pass ended its batch at an urgent event, more rows waiting. */
-  let cutShort = false;
-  /** Whether it made deliveries due now that it did not send (a watcher held elsewhere, past 200). */
-  let leftDue = false;
 
-  const route = async (): Promise<boolean> => {
+  /**
+   * Routes one batch. `more`: rows may still wait. `sendNext`: a send pass should follow before
+   * the next batch — not after a batch cut at an urgent event (a few rows wait), unless routing
+   * made deliveries due that it could not send (a watcher held elsewhere, past 200).
+   */
+  const route = async (): Promise<{ readonly more: boolean; readonly sendNext: boolean }> => {
     const sent: Sent[] = [];
     let leftAt: number | null = null;
+    let cutShort = false;
+    let leftDue = false;
 
     const more = await stores.transaction(async (tx) => {
       // The events after where this process left the cursor are read in the same flight as the
@@ -180,7 +183,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     // A guess: after a failure or a skipped claim, a wrong one costs the pass one more read.
     routedUpTo = leftAt ?? routedUpTo;
     kickAll(sent);
-    return more;
+    return { more, sendNext: !cutShort || leftDue };
   };
 
   const send = async (): Promise<boolean> => {
@@ -252,13 +255,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     // What each routed batch makes due goes out before the next batch is routed; a new event
     // (a poke) is routed between two sending transactions, not after all of them.
     for (;;) {
-      cutShort = false;
-      leftDue = false;
-      const more = await route();
-      // At least one sending transaction a pass, so a stream of pokes cannot starve the windows;
-      // none between a batch cut at an urgent event and the next (a few rows were waiting),
-      // unless routing left due deliveries it could not send.
-      while ((!cutShort || leftDue) && (await send()) && !again && !closed) {}
+      const { more, sendNext } = await route();
+      // At least one sending transaction a pass, so a stream of pokes cannot starve the windows
+      // (but for a batch cut at an urgent event: the next batch follows at once).
+      while (sendNext && (await send()) && !again && !closed) {}
       if (!more || closed) {
         return;
       }

@@ -226,24 +226,15 @@ async function noticeAllIdle(
 }
 
 /**
- * Where the open windows of `watchers` end: from the read made with the subscriptions, and a read
- * of those the guess missed. The guess learns whom this batch's sessions reach.
+ * Where the open windows of `watchers` end: from the read made with the subscriptions on a guess,
+ * and a read of those the guess missed.
  */
 async function windowEnds(
   ctx: RoutingContext,
-  routed: readonly { readonly record: OutboxRecord; readonly firsts: readonly FirstRelease[] }[],
   watchers: ReadonlySet<string>,
   guessed: readonly string[],
   guessedEnds: ReadonlyMap<string, number>,
 ): Promise<Map<string, number>> {
-  for (const { record, firsts } of routed) {
-    if (record.sessionId !== null && record.subscriptionId === null) {
-      ctx.windowed?.learn(
-        record.sessionId,
-        firsts.map((f) => f.watcher),
-      );
-    }
-  }
   const read = new Set(guessed);
   const missed = [...watchers].filter((watcher) => !read.has(watcher));
   const ends = missed.length > 0 ? await ctx.stores.deliveries.openWindowEnds(missed) : new Map();
@@ -336,7 +327,16 @@ export async function routeEvents(
   const windowWatchers = new Set(
     routed.flatMap(({ firsts }) => firsts.filter((f) => f.release.reason === "window").map((f) => f.watcher)),
   );
-  const windows = new Windows(await windowEnds(ctx, routed, windowWatchers, guessed, guessedEnds));
+  // The guess learns whom this batch's sessions reach.
+  for (const { record, firsts } of routed) {
+    if (record.sessionId !== null && record.subscriptionId === null) {
+      ctx.windowed?.learn(
+        record.sessionId,
+        firsts.map((f) => f.watcher),
+      );
+    }
+  }
+  const windows = new Windows(await windowEnds(ctx, windowWatchers, guessed, guessedEnds));
   for (const { record, firsts } of routed) {
     deliver(ctx, record, firsts, windows);
   }

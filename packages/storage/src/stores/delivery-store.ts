@@ -1,5 +1,5 @@
 import type { DeliveryRecord, DeliveryStore, WakeupRecord } from "@oar/scheduler";
-import { and, asc, count, eq, inArray, lt, lte, max, min, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lt, lte, max, min, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
@@ -43,6 +43,13 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       order by n
       on conflict do nothing`);
   const pendingOf = (ids: readonly string[]) => and(inList(deliveries.id, ids), PENDING);
+  /** The deliveries `where` picks, each watcher's in event order, the watchers in the ports' order. */
+  const byWatcherAndEvent = (where: SQL | undefined) =>
+    selectAll(
+      db,
+      deliveries,
+      sql`where ${where} order by ${byWatcher(deliveries.watcher)}, ${deliveries.eventSeq}`,
+    );
 
   return {
     async claimCursor() {
@@ -181,11 +188,7 @@ export function createDeliveryStore(db: Database): DeliveryStore {
               ),
         ),
       );
-      const reading = selectAll(
-        db,
-        deliveries,
-        sql`where ${where} order by ${byWatcher(deliveries.watcher)}, ${deliveries.eventSeq}`,
-      );
+      const reading = byWatcherAndEvent(where);
       const [, locked, rows] = await Promise.all([lockRows, locking, reading]);
       const watchers = locked.map((row) => row.watcher);
       const claimed = new Set(watchers);
@@ -217,17 +220,14 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       }
       // A new statement, so a new snapshot: what a sender that held a watcher until just now
       // marked sent is seen as sent.
-      const where = and(
-        inList(
-          deliveries.watcher,
-          claimed.map((row) => row.watcher),
+      const rows = await byWatcherAndEvent(
+        and(
+          inList(
+            deliveries.watcher,
+            claimed.map((row) => row.watcher),
+          ),
+          due,
         ),
-        due,
-      );
-      const rows = await selectAll(
-        db,
-        deliveries,
-        sql`where ${where} order by ${byWatcher(deliveries.watcher)}, ${deliveries.eventSeq}`,
       );
       return rows.map(toDeliveryRecord);
     },
