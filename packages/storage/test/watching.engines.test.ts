@@ -367,6 +367,119 @@ describe.skipIf(!postgres?.available)(
   },
 );
 
+/** The stores, with `written` set once a transaction's `appendMessages` has been answered. */
+function spyingAppends(stores: EngineStores, seen: { written: number }): EngineStores {
+  const wrap = (inner: EngineStores): EngineStores => ({
+    ...inner,
+    sessions: {
+      ...inner.sessions,
+      appendMessages: async (inputs) => {
+        const appended = await inner.sessions.appendMessages(inputs);
+        seen.written += inputs.length;
+        return appended;
+      },
+    },
+    transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+  });
+  return wrap(stores);
+}
+
+/** Waits, in real time (bounded), until `ready` says so. */
+async function until(ready: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await ready()) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.skipIf(!postgres?.available)(
+  "sends made ready ahead of their time on Postgres (R-DLV-04, DESIGN §9)",
+  { timeout: 60_000 },
+  () => {
+    /** A watcher with a window open on `watched`, the engine's clock just before it ends and the send written. */
+    async function windowWritten(config: StorageConfig, ids = "") {
+      const seen = { written: 0 };
+      const entry = await open(config, { at: T0, shared: true, ids, stores: (s) => spyingAppends(s, seen) });
+      const { engine, storage, clock } = entry;
+      const { watcher, watched } = await sessionPair(engine);
+      await engine.execute(watcher, {
+        action: "subscribe",
+        sessions: [watched],
+        events: ["turn_end", "error"],
+      });
+      await engine.owner.postMessage(watched, "first");
+      await settle([engine], storage);
+      const end = await storage.stores.deliveries.nextDeliveryDueAt();
+      expect(end).not.toBeNull();
+      const dueAt = end as number;
+      // The send is made ready ahead of the end (100 ms the first time) and waits for it.
+      const before = seen.written;
+      await clock.advanceAsync(dueAt - 5 - clock.now());
+      await until(() => seen.written > before);
+      expect(seen.written).toBe(before + 1);
+      return { ...entry, watcher, watched, dueAt };
+    }
+
+    it("a window's message is written before its end and seen at it, carrying the events routed meanwhile", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const { engine, storage, clock, watcher, watched, dueAt } = await windowWritten(config);
+      // Written, not committed: nobody sees it, and the delivery is still pending.
+      expect(await relayMessages(storage, watcher)).toEqual([]);
+      expect(await storage.stores.deliveries.nextDeliveryDueAt()).toBe(dueAt);
+
+      // Routed while it waits: a turn_end joins the window, an urgent error would close it. Routing
+      // does not wait for the locks the send holds (it would wait until the clock moves, forever).
+      await engine.owner.postMessage(watched, "second");
+      await settle([engine], storage);
+      await engine.owner.postMessage(watched, "fail: third");
+      await settle([engine], storage);
+      expect(await relayMessages(storage, watcher)).toEqual([]);
+      await clock.advanceAsync(4);
+      await settle([engine], storage);
+      expect(await relayMessages(storage, watcher)).toEqual([]);
+
+      await clock.advanceAsync(1);
+      await until(async () => (await relayMessages(storage, watcher)).length > 0);
+      await settle([engine], storage);
+      const sent = await relayMessages(storage, watcher);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.createdAt).toBe(dueAt);
+      expect(sent[0]?.text).toContain('"echo: first"');
+      expect(sent[0]?.text).toContain('"echo: second"');
+      expect(sent[0]?.text).toContain('error "third"');
+      // One wake-up, an urgent one: the message carries the error.
+      expect(await storage.stores.deliveries.listWakeups({ watchers: [watcher], since: 0 })).toEqual([
+        { messageId: sent[0]?.id, watcher, at: dueAt, kind: "urgent" },
+      ]);
+      expect(await storage.stores.deliveries.nextDeliveryDueAt()).toBeNull();
+      await clock.advanceAsync(WINDOW_MS);
+      await settle([engine], storage);
+      expect(await relayMessages(storage, watcher)).toHaveLength(1);
+    });
+
+    it("DESIGN §3: a send given up before its time (the relay closes) leaves nothing; the next relay sends it once, at its time", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const first = await windowWritten(config);
+      await close(first);
+      const storage = await openStorage(config);
+      cleanups.push(() => storage.close());
+      expect(await relayMessages(storage, first.watcher)).toEqual([]);
+      expect(await storage.stores.deliveries.nextDeliveryDueAt()).toBe(first.dueAt);
+
+      const second = await open(config, { at: first.dueAt - 1_000, shared: true, ids: "r" });
+      await settle([second.engine], second.storage);
+      expect(await relayMessages(storage, first.watcher)).toEqual([]);
+      await second.clock.advanceAsync(1_000);
+      await until(async () => (await relayMessages(storage, first.watcher)).length > 0);
+      await settle([second.engine], second.storage);
+      const sent = await relayMessages(storage, first.watcher);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.createdAt).toBe(first.dueAt);
+      expect(sent[0]?.text).toContain('"echo: first"');
+    });
+  },
+);
+
 describe.skipIf(!postgres?.available)("two engines on one Postgres (DESIGN §9)", { timeout: 60_000 }, () => {
   it("route and send the same outbox without ever delivering an event twice or losing one", async () => {
     const config = await databaseFor(postgres as TestDatabase);

@@ -207,6 +207,8 @@ export interface SessionStore {
   appendMessage(input: NewMessage): Promise<MessageRecord>;
   /** appendMessage for several messages at once (one per watcher of a dispatcher pass), in order. */
   appendMessages(inputs: readonly NewMessage[]): Promise<MessageRecord[]>;
+  /** New texts for messages not yet committed elsewhere (an event message that grew before its commit). */
+  reviseMessages(revisions: readonly { readonly id: string; readonly text: string }[]): Promise<void>;
   /** The last `last` messages (all when omitted), oldest first. */
   listMessages(sessionId: string, options?: { readonly last?: number }): Promise<MessageRecord[]>;
 

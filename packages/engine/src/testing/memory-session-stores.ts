@@ -160,6 +160,15 @@ export function createMemorySessionStores(): {
     async appendMessages(inputs) {
       return inputs.map(appendMessage);
     },
+    async reviseMessages(revisions) {
+      for (const { id, text } of revisions) {
+        const at = messages.findIndex((m) => m.id === id);
+        const message = messages[at];
+        if (message !== undefined) {
+          messages[at] = { ...message, text };
+        }
+      }
+    },
     async listMessages(sessionId, { last } = {}) {
       const all = messages.filter((m) => m.sessionId === sessionId);
       return last === undefined ? all : all.slice(Math.max(0, all.length - last));

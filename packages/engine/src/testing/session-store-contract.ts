@@ -207,6 +207,25 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
         expect(await store().appendMessages([])).toEqual([]);
       });
 
+      it("revises the texts of messages, leaving the rest of them and the others as they were", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().appendMessages([
+          newMessage("msg_a", "ses_1", { role: "relay", text: "one event", createdAt: T0 + 1 }),
+          newMessage("msg_b", "ses_1", { role: "relay", text: "untouched", createdAt: T0 + 2 }),
+        ]);
+        await store().reviseMessages([
+          { id: "msg_a", text: "two events" },
+          { id: "msg_nowhere", text: "ignored" },
+        ]);
+        await store().reviseMessages([]);
+        const listed = await store().listMessages("ses_1");
+        expect(listed.map((m) => [m.id, m.text, m.createdAt])).toEqual([
+          ["msg_a", "two events", T0 + 1],
+          ["msg_b", "untouched", T0 + 2],
+        ]);
+        expect(await store().getMessage("msg_nowhere")).toBeNull();
+      });
+
       it("lists the last N messages, oldest first", async () => {
         await store().createSession(newSession("ses_1"));
         for (let i = 1; i <= 5; i++) {

@@ -6,6 +6,7 @@ import { errorMessage } from "../runtime/runtime-context";
 import { routeEvents } from "./routing";
 import { readWatchers, type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
+import { createStager, StagingCancelled } from "./staging";
 import { runDueTicks } from "./ticks";
 import { WindowedWatchers } from "./windowed-watchers";
 
@@ -193,15 +194,80 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return more;
   };
 
+  /**
+   * On a store that takes concurrent transactions, a window's end (any due time ahead) is written
+   * before it comes and committed at it (see `Stager`); one staged send at a time.
+   */
+  const stager = deps.sharedStore
+    ? createStager({
+        stores,
+        clock,
+        ids: deps.ids,
+        drivenFromOutside: deps.drivenFromOutside,
+        watchers: WATCHERS_PER_PASS,
+      })
+    : null;
+  let staging: { readonly dueAt: number; readonly since: number; readonly done: Promise<void> } | null = null;
+  let stageTimer: TimerId | null = null;
+
+  const startStaging = (dueAt: number) => {
+    if (stager === null || staging !== null || closed) {
+      return;
+    }
+    const since = clock.now();
+    const done = stager
+      .stage(dueAt, since)
+      .then(kickAll)
+      .catch((error: unknown) => {
+        if (!(error instanceof StagingCancelled)) {
+          deps.logger.warn(
+            "A send made ready ahead of its time failed; the dispatcher sends it at its time.",
+            {
+              error: errorMessage(error),
+            },
+          );
+        }
+      })
+      .finally(() => {
+        staging = null;
+        // What it left (a watcher it could not take, a delivery that could not join) goes now.
+        poke();
+      });
+    staging = { dueAt, since, done };
+  };
+
+  const stageAhead = (delivery: number | null) => {
+    if (stageTimer !== null) {
+      clock.clearTimeout(stageTimer);
+      stageTimer = null;
+    }
+    if (stager === null || delivery === null || staging !== null || closed) {
+      return;
+    }
+    const ms = delivery - stager.lead() - clock.now();
+    if (ms > 0) {
+      stageTimer = clock.setTimeout(() => {
+        stageTimer = null;
+        startStaging(delivery);
+      }, ms);
+    }
+  };
+
   const arm = async () => {
-    const [delivery, tickAt] = await Promise.all([
+    const [pending, tickAt] = await Promise.all([
       stores.deliveries.nextDeliveryDueAt(),
       stores.subscriptions.nextTickAt(),
     ]);
+    // Deliveries a staged send holds are its own to send: its end looks again.
+    const delivery =
+      pending !== null && staging !== null && pending > staging.since && pending <= staging.dueAt
+        ? null
+        : pending;
     const due = [delivery, tickAt].filter((at): at is number => at !== null);
     const poll = deps.sharedStore ? clock.now() + SHARED_POLL_MS : null;
     const next = Math.min(...due, ...(poll === null ? [] : [poll]));
     schedule(Number.isFinite(next) ? next - clock.now() : null);
+    stageAhead(delivery);
   };
 
   /**
@@ -321,14 +387,17 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       poke();
     },
     async settled() {
-      while (running !== null || beside !== null) {
-        await Promise.all([running, beside]);
+      // A staged send only waiting for its time is at rest, as a timer is.
+      while (running !== null || beside !== null || stager?.busy()) {
+        await Promise.all([running, beside, stager?.busy()]);
       }
     },
     async close() {
       closed = true;
       schedule(null);
-      await settleWithin(clock, Promise.all([running, beside]), CLOSE_GRACE_MS);
+      stageAhead(null);
+      stager?.cancel();
+      await settleWithin(clock, Promise.all([running, beside, staging?.done]), CLOSE_GRACE_MS);
     },
   };
 }

@@ -30,11 +30,26 @@ export interface SendingContext {
   readonly drivenFromOutside: (provider: string) => boolean;
 }
 
-/** What one pass did for a watcher: the session whose queue must be kicked once committed. */
+/**
+ * What one pass did for a watcher: the session whose queue must be kicked once committed, and
+ * what its message carries, for events that join it before the commit (`amendMessages`).
+ */
 export interface Sent {
   readonly watcher: string;
   readonly messageId: string;
   readonly startsTurn: boolean;
+  readonly rows: readonly DeliveryRecord[];
+  readonly kind: WakeupRecord["kind"];
+  readonly events: ReadonlyMap<string, OutboxEvent>;
+  readonly subscriptions: ReadonlyMap<string, SubscriptionRecord>;
+}
+
+/** A message's wake-up: urgent when it carries an urgent event, the cap's own digest, or a batch. */
+function wakeupKind(rows: readonly DeliveryRecord[]): WakeupRecord["kind"] {
+  if (rows.some((row) => row.reason === "urgent")) {
+    return "urgent";
+  }
+  return rows.some((row) => row.reason === "cap") ? "cap" : "batch";
 }
 
 function sectionsOf(
@@ -239,8 +254,6 @@ function addMessage(
   subscriptions: ReadonlyMap<string, SubscriptionRecord>,
 ): void {
   const watcher = session.id;
-  const urgent = kept.some((row) => row.reason === "urgent");
-  const capDue = kept.some((row) => row.reason === "cap");
   const messageId = ctx.ids.next("message");
   const startsTurn = !ctx.drivenFromOutside(session.provider);
   const turnId = startsTurn ? ctx.ids.next("turn") : null;
@@ -262,14 +275,70 @@ function addMessage(
       queuedAt: ctx.now,
     });
   }
+  const kind = wakeupKind(kept);
   out.marks.push({ messageId, ids: kept.map((row) => row.id) });
-  out.wakeups.push({ messageId, watcher, at: ctx.now, kind: urgent ? "urgent" : capDue ? "cap" : "batch" });
+  out.wakeups.push({ messageId, watcher, at: ctx.now, kind });
   for (const row of kept) {
     if (row.reason === "digest" && row.subscriptionId !== null) {
       out.digested.add(row.subscriptionId);
     }
   }
-  out.sent.push({ watcher, messageId, startsTurn });
+  out.sent.push({ watcher, messageId, startsTurn, rows: kept, kind, events, subscriptions });
+}
+
+/**
+ * Adds to messages a pass wrote, before it commits, the deliveries routed to their watchers since
+ * (`late`: their pending rows due now) that the message would have carried had they been there
+ * when it was written — window and urgent rows, no echo in doubt — so a window still arrives as one
+ * message (R-DLV-04). The others stay pending for the next pass, as they would have. Gives the
+ * messages as they now are.
+ */
+export async function amendMessages(
+  ctx: Pick<SendingContext, "stores" | "now">,
+  sent: readonly Sent[],
+  late: readonly DeliveryRecord[],
+): Promise<Sent[]> {
+  const joining = groupBy(
+    late.filter((row) => (row.reason === "window" || row.reason === "urgent") && row.echoTurnId === null),
+    (row) => row.watcher,
+  );
+  const grown = sent.filter((message) => joining.has(message.watcher));
+  if (grown.length === 0) {
+    return [...sent];
+  }
+  const { stores } = ctx;
+  const eventIds = [
+    ...new Set(grown.flatMap((message) => (joining.get(message.watcher) ?? []).map((row) => row.eventId))),
+  ];
+  const added = new Map(
+    (await stores.events.getEvents(eventIds)).map((record) => [record.id, record.event] as const),
+  );
+  const amended = new Map(
+    grown.map((message) => {
+      const rows = [...message.rows, ...(joining.get(message.watcher) ?? [])];
+      const events = new Map([...message.events, ...added]);
+      return [message.watcher, { ...message, rows, events, kind: wakeupKind(rows) }] as const;
+    }),
+  );
+  const marks = grown.map((message) => ({
+    messageId: message.messageId,
+    ids: (joining.get(message.watcher) ?? []).map((row) => row.id),
+  }));
+  const changedKinds = grown.flatMap((message) => {
+    const kind = amended.get(message.watcher)?.kind;
+    return kind === undefined || kind === message.kind ? [] : [{ messageId: message.messageId, kind }];
+  });
+  await Promise.all([
+    stores.sessions.reviseMessages(
+      [...amended.values()].map((message) => ({
+        id: message.messageId,
+        text: eventMessage(sectionsOf(message.rows, message.events, message.subscriptions)),
+      })),
+    ),
+    stores.deliveries.markSent({ messages: marks, at: ctx.now }),
+    stores.deliveries.setWakeupKinds(changedKinds),
+  ]);
+  return sent.map((message) => amended.get(message.watcher) ?? message);
 }
 
 /**

@@ -75,6 +75,7 @@ export interface DeliveryStore {
   /**
    * Urgent events close the watchers' windows: their pending `window` deliveries become due at
    * `at` — those of events before seq `before` only, when given (a window the batch reopened stays).
+   * A delivery another transaction holds is left as it is: its sender is sending it.
    */
   closeWindows(input: {
     readonly watchers: readonly string[];
@@ -84,8 +85,16 @@ export interface DeliveryStore {
   /**
    * Every pending delivery due at `now` of up to `watchers` watchers, locked for the caller's
    * transaction; watchers another process is sending to are skipped. Ordered by watcher, then event.
+   * With `after`, only watchers whose earliest pending delivery is due after it (a send made ready
+   * ahead of its time takes no delivery that is late already).
    */
-  claimDueDeliveries(input: { readonly now: number; readonly watchers: number }): Promise<DeliveryRecord[]>;
+  claimDueDeliveries(input: {
+    readonly now: number;
+    readonly watchers: number;
+    readonly after?: number;
+  }): Promise<DeliveryRecord[]>;
+  /** The watchers' pending deliveries due at `now`, by watcher, then event; nothing is locked. */
+  listDueOf(input: { readonly watchers: readonly string[]; readonly now: number }): Promise<DeliveryRecord[]>;
   /**
    * Routing's claim of the watchers it just made due, taken in watcher order up to `limit`: each
    * gets its lock row if it has none yet and is locked for the caller's transaction; those another
@@ -128,6 +137,10 @@ export interface DeliveryStore {
 
   /** Stores the wake-ups; one whose message is already stored is skipped. */
   recordWakeups(wakeups: readonly WakeupRecord[]): Promise<void>;
+  /** A message that grew (an event added before its commit) may change its wake-up's kind. */
+  setWakeupKinds(
+    kinds: readonly { readonly messageId: string; readonly kind: WakeupRecord["kind"] }[],
+  ): Promise<void>;
   /** The watchers' wake-ups at or after `since`, oldest first. */
   listWakeups(input: {
     readonly watchers: readonly string[];

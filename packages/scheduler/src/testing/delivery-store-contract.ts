@@ -253,6 +253,41 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         expect(await store().claimDueDeliveries({ now: T0, watchers: 0 })).toEqual([]);
       });
 
+      it("with `after`, claims only watchers whose earliest pending delivery is due after it", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_late", { watcher: "ses_late", eventSeq: 1, dueAt: T0 - SECOND }),
+          newDelivery("dlv_late2", { watcher: "ses_late", eventSeq: 2, dueAt: T0 + SECOND }),
+          newDelivery("dlv_edge", { watcher: "ses_edge", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_next", { watcher: "ses_next", eventSeq: 1, dueAt: T0 + SECOND }),
+          newDelivery("dlv_next2", { watcher: "ses_next", eventSeq: 2, dueAt: T0 + MINUTE }),
+        ]);
+        const claimed = await store().claimDueDeliveries({ now: T0 + SECOND, watchers: 10, after: T0 });
+        expect(ids(claimed)).toEqual(["dlv_next"]);
+        expect(
+          ids(await store().claimDueDeliveries({ now: T0 + SECOND, watchers: 10, after: T0 - 1 })),
+        ).toEqual(["dlv_edge", "dlv_next"]);
+      });
+
+      it("lists the watchers' pending deliveries due at `now`, by watcher, then event", async () => {
+        await store().addDeliveries([
+          newDelivery("dlv_w2", { watcher: "ses_w", eventSeq: 2, dueAt: T0 }),
+          newDelivery("dlv_w1", { watcher: "ses_w", eventSeq: 1, dueAt: T0 - SECOND }),
+          newDelivery("dlv_w3", { watcher: "ses_w", eventSeq: 3, dueAt: T0 + 1 }),
+          newDelivery("dlv_v1", { watcher: "ses_v", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_u1", { watcher: "ses_u", eventSeq: 1, dueAt: T0 }),
+          newDelivery("dlv_w4", { watcher: "ses_w", eventSeq: 4, dueAt: T0 }),
+        ]);
+        await store().markSent({ messages: [{ messageId: "msg_1", ids: ["dlv_w4"] }], at: T0 });
+        expect(ids(await store().listDueOf({ watchers: ["ses_w", "ses_v"], now: T0 }))).toEqual([
+          "dlv_v1",
+          "dlv_w1",
+          "dlv_w2",
+        ]);
+        expect(await store().listDueOf({ watchers: [], now: T0 })).toEqual([]);
+        // Listed, not claimed: they are still there for a sender.
+        expect(ids(await claimAll(T0))).toEqual(["dlv_u1", "dlv_v1", "dlv_w1", "dlv_w2"]);
+      });
+
       it("among given watchers, claims only theirs, in watcher order, up to the limit", async () => {
         await store().addDeliveries([
           newDelivery("dlv_a1", { watcher: "ses_a", eventId: "evt_1", eventSeq: 1, dueAt: T0 - 5 }),
@@ -485,6 +520,23 @@ export function runDeliveryStoreContract(setup: ContractSetup<DeliveryStoreFixtu
         expect(await store().listWakeups({ watchers: ["ses_nobody"], since: 0 })).toEqual([]);
         expect(await store().listWakeups({ watchers: [], since: 0 })).toEqual([]);
       });
+    });
+
+    it("a wake-up's kind changes when its message grew; an unknown message changes nothing", async () => {
+      await store().recordWakeups([
+        { messageId: "msg_1", watcher: "ses_w", at: T0, kind: "batch" },
+        { messageId: "msg_2", watcher: "ses_w", at: T0 + 1, kind: "batch" },
+      ]);
+      await store().setWakeupKinds([
+        { messageId: "msg_1", kind: "urgent" },
+        { messageId: "msg_none", kind: "cap" },
+      ]);
+      await store().setWakeupKinds([]);
+      expect(await store().listWakeups({ watchers: ["ses_w"], since: 0 })).toEqual([
+        { messageId: "msg_1", watcher: "ses_w", at: T0, kind: "urgent" },
+        { messageId: "msg_2", watcher: "ses_w", at: T0 + 1, kind: "batch" },
+      ]);
+      expect(await store().listWakeups({ watchers: ["ses_none"], since: 0 })).toEqual([]);
     });
 
     describe("collected replies (R-ECHO-01)", () => {

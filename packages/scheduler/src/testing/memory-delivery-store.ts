@@ -17,6 +17,13 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
   const cursor = new Map<"seq", number>();
 
   const pending = () => [...deliveries.values()].filter((d) => d.status === "pending");
+  /** When the watcher's earliest pending delivery is due. */
+  const earliest = (watcher: string) =>
+    Math.min(
+      ...pending()
+        .filter((d) => d.watcher === watcher)
+        .map((d) => d.dueAt),
+    );
   const update = (ids: readonly string[], change: (delivery: DeliveryRecord) => DeliveryRecord) => {
     for (const id of new Set(ids)) {
       const delivery = deliveries.get(id);
@@ -75,7 +82,7 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
         (d) => ({ ...d, dueAt: Math.min(d.dueAt, at) }),
       );
     },
-    async claimDueDeliveries({ now, watchers }) {
+    async claimDueDeliveries({ now, watchers, after }) {
       const due = pending().filter((d) => d.dueAt <= now);
       // The watchers waiting longest go first; the result is ordered by watcher, then event.
       const firstDue = new Map<string, number>();
@@ -84,11 +91,17 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
       }
       const claimed = new Set(
         [...firstDue]
+          .filter(([watcher]) => after === undefined || earliest(watcher) > after)
           .sort(([a, aDue], [b, bDue]) => aDue - bDue || compareText(a, b))
           .slice(0, Math.max(0, watchers))
           .map(([watcher]) => watcher),
       );
       return due.filter((d) => claimed.has(d.watcher)).sort(byWatcherThenEvent);
+    },
+    async listDueOf({ watchers, now }) {
+      return pending()
+        .filter((d) => watchers.includes(d.watcher) && d.dueAt <= now)
+        .sort(byWatcherThenEvent);
     },
     async claimAmong({ now, among, limit, closing }) {
       // Nothing else sends in memory: every watcher asked for is free, taken in watcher order.
@@ -157,6 +170,14 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
       }
     },
 
+    async setWakeupKinds(kinds) {
+      for (const { messageId, kind } of kinds) {
+        const wakeup = wakeups.get(messageId);
+        if (wakeup !== undefined) {
+          wakeups.set(messageId, { ...wakeup, kind });
+        }
+      }
+    },
     async recordWakeups(records) {
       for (const wakeup of records) {
         if (!wakeups.has(wakeup.messageId)) {

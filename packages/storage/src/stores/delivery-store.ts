@@ -143,9 +143,11 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       if (watchers.length === 0) {
         return;
       }
-      await db
-        .update(deliveries)
-        .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
+      // SKIP LOCKED: a window a sender holds (one made ready ahead of its end) goes out with it;
+      // waiting for that sender would hold up the urgent event that closes it.
+      const open = db
+        .select({ id: deliveries.id })
+        .from(deliveries)
         .where(
           and(
             inList(deliveries.watcher, watchers),
@@ -153,7 +155,12 @@ export function createDeliveryStore(db: Database): DeliveryStore {
             eq(deliveries.reason, "window"),
             before === undefined ? undefined : lt(deliveries.eventSeq, before),
           ),
-        );
+        )
+        .for("update", { skipLocked: true });
+      await db
+        .update(deliveries)
+        .set({ dueAt: sql`least(${deliveries.dueAt}, ${instantParam(at)})` })
+        .where(inArray(deliveries.id, open));
     },
 
     async claimAmong({ now, among, limit, closing }) {
@@ -195,19 +202,21 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       return { watchers, due: rows.filter((row) => claimed.has(row.watcher)).map(toDeliveryRecord) };
     },
 
-    async claimDueDeliveries({ now, watchers }) {
+    async claimDueDeliveries({ now, watchers, after }) {
       if (watchers <= 0) {
         return [];
       }
       const due = and(PENDING, lte(deliveries.dueAt, toDate(now)));
       // The watchers waiting longest first, each locked for the caller's transaction; SKIP LOCKED
       // passes over those another process is sending to.
-      const firstDue = db
+      const grouped = db
         .select({ watcher: deliveries.watcher, firstDue: min(deliveries.dueAt).as("first_due") })
         .from(deliveries)
         .where(due)
-        .groupBy(deliveries.watcher)
-        .as("due_watchers");
+        .groupBy(deliveries.watcher);
+      const firstDue = (
+        after === undefined ? grouped : grouped.having(sql`min(${deliveries.dueAt}) > ${instantParam(after)}`)
+      ).as("due_watchers");
       const claimed = await db
         .select({ watcher: deliveryWatchers.watcher })
         .from(deliveryWatchers)
@@ -228,6 +237,16 @@ export function createDeliveryStore(db: Database): DeliveryStore {
           ),
           due,
         ),
+      );
+      return rows.map(toDeliveryRecord);
+    },
+
+    async listDueOf({ watchers, now }) {
+      if (watchers.length === 0) {
+        return [];
+      }
+      const rows = await byWatcherAndEvent(
+        and(inList(deliveries.watcher, watchers), PENDING, lte(deliveries.dueAt, toDate(now))),
       );
       return rows.map(toDeliveryRecord);
     },
@@ -328,6 +347,23 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         await tx.insert(deliveryWatchers).values({ watcher: to }).onConflictDoNothing();
         await tx.update(deliveries).set({ watcher: to }).where(moving);
       });
+    },
+
+    async setWakeupKinds(kinds) {
+      if (kinds.length === 0) {
+        return;
+      }
+      await db
+        .update(wakeups)
+        .set({ kind: sql`k.kind` })
+        .from(
+          recordset(
+            "k",
+            "message_id text, kind text",
+            kinds.map((k) => ({ message_id: k.messageId, kind: k.kind })),
+          ),
+        )
+        .where(eq(wakeups.messageId, sql`k.message_id`));
     },
 
     async recordWakeups(records) {

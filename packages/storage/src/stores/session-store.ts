@@ -297,6 +297,17 @@ export function createSessionStore(db: Database): SessionStore {
       return insertMessages(db, inputs);
     },
 
+    async reviseMessages(revisions) {
+      if (revisions.length === 0) {
+        return;
+      }
+      await db
+        .update(messages)
+        .set({ text: sql`r.text` })
+        .from(recordset("r", "id text, text text", revisions))
+        .where(eq(messages.id, sql`r.id`));
+    },
+
     async listMessages(sessionId, { last } = {}) {
       if (last === undefined) {
         const rows = await db
