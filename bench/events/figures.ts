@@ -46,6 +46,9 @@ export interface Figures {
   readonly urgent: Stages & { readonly routed: Spread; readonly fromEvent: Spread };
   /** Window deliveries: due at the end of the watcher's window, or when an urgent event closed it. */
   readonly window: Stages;
+  /** The window deliveries sent at the window's end, and those an urgent event closed (sent in its message). */
+  readonly windowAtEnd: Stages;
+  readonly windowClosed: Stages;
   /** Cap digests sent, after the due time the cap moved them to. */
   readonly capSent: Stages;
   /**
@@ -174,6 +177,7 @@ export async function readFigures(
   const sent = rows.filter((row) => row.status === "sent");
   const sentBy = (reason: DeliveryRow["reason"]) => sent.filter((row) => row.reason === reason);
   const urgent = sentBy("urgent");
+  const urgentMessages = new Set(urgent.map((row) => row.message_id));
   const held = rows.filter((row) => row.reason === "cap" && row.status === "pending");
   const deliveries = { window: 0, urgent: 0, digest: 0, quiet: 0, cap: 0 };
   for (const row of rows) {
@@ -262,6 +266,14 @@ export async function readFigures(
       ),
     },
     window: stages(sentBy("window"), seen),
+    windowAtEnd: stages(
+      sentBy("window").filter((row) => !urgentMessages.has(row.message_id)),
+      seen,
+    ),
+    windowClosed: stages(
+      sentBy("window").filter((row) => urgentMessages.has(row.message_id)),
+      seen,
+    ),
     capSent: stages(sentBy("cap"), seen),
     capDigests,
     capHeld: {

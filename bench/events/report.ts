@@ -72,6 +72,8 @@ export function printReport(input: {
     ["window: due (window end) → its sending transaction began", figures.window.began],
     ["window: transaction began → heard committed", figures.window.committed],
     ["**window lateness: due → heard committed**", figures.window.late],
+    ["window lateness, at the window's end", figures.windowAtEnd.late],
+    ["window lateness, closed by an urgent event (in its message)", figures.windowClosed.late],
     ["cap digests: due (as the cap moved it) → heard committed", figures.capSent.late],
     ["routing, every delivery: event → its delivery row", figures.routing],
   ]);
