@@ -457,6 +457,26 @@ describe.skipIf(!postgres?.available)(
       expect(await relayMessages(storage, watcher)).toHaveLength(1);
     });
 
+    it("a message posted to the watcher while its window's send waits comes after it, in the conversation's order", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const { engine, storage, clock, watcher, dueAt } = await windowWritten(config);
+      let posted = false;
+      // The post updates the watcher's activity, as the staged send did: it waits for that commit.
+      const posting = engine.owner.postMessage(watcher, "from the owner").then(() => {
+        posted = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(posted).toBe(false);
+      await clock.advanceAsync(dueAt - clock.now());
+      await posting;
+      await settle([engine], storage);
+      const messages = await storage.stores.sessions.listMessages(watcher);
+      const relay = messages.findIndex((message) => message.role === "relay");
+      const owner = messages.findIndex((message) => message.text === "from the owner");
+      expect(relay).toBeGreaterThanOrEqual(0);
+      expect(owner).toBeGreaterThan(relay);
+    });
+
     it("DESIGN §3: a send given up before its time (the relay closes) leaves nothing; the next relay sends it once, at its time", async () => {
       const config = await databaseFor(postgres as TestDatabase);
       const first = await windowWritten(config);
