@@ -1,11 +1,11 @@
-import { createSequentialIdGenerator } from "@oar/core/testing";
+import { createSequentialIdGenerator, T0 } from "@oar/core/testing";
 import type { NewDelivery } from "@oar/scheduler";
+import { newDelivery } from "@oar/scheduler/testing";
 import type { OutboxEvent } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { createMemoryEngineStores, newSession } from "../../src/testing";
 import { amendMessages, sendToWatchers } from "../../src/watching/sending";
 
-const T0 = Date.UTC(2026, 9, 20, 10);
 const END = T0 + 30_000;
 
 let seq = 0;
@@ -15,24 +15,15 @@ function event(kind: "turn_end" | "error", text: string): OutboxEvent {
   return kind === "turn_end" ? { ...base, kind, status: "done", text } : { ...base, kind, message: text };
 }
 
-function delivery(
-  id: string,
-  watcher: string,
-  outbox: OutboxEvent,
-  overrides: Partial<NewDelivery> = {},
-): NewDelivery {
-  return {
-    id,
+/** A `window` delivery of `outbox` to `watcher`, due at the window's end. */
+function delivery(id: string, watcher: string, outbox: OutboxEvent, overrides: Partial<NewDelivery> = {}) {
+  return newDelivery(id, {
     watcher,
-    subscriptionId: "sub_1",
     eventId: outbox.id,
     eventSeq: Number(outbox.id.slice(4)),
-    reason: "window",
     dueAt: END,
-    echoTurnId: null,
-    createdAt: T0,
     ...overrides,
-  };
+  });
 }
 
 /** A message written ahead of its time grows by what routing gave its watcher before the commit. */

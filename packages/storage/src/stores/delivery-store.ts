@@ -3,7 +3,17 @@ import { and, asc, count, eq, inArray, lt, lte, max, min, or, type SQL, sql } fr
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
-import { inList, instantParam, isoInstant, recordset, selectAll, textArray, toDate, toMs } from "./rows";
+import {
+  inList,
+  instantParam,
+  isoInstant,
+  recordset,
+  selectAll,
+  setEach,
+  textArray,
+  toDate,
+  toMs,
+} from "./rows";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 
@@ -350,20 +360,13 @@ export function createDeliveryStore(db: Database): DeliveryStore {
     },
 
     async setWakeupKinds(kinds) {
-      if (kinds.length === 0) {
-        return;
-      }
-      await db
-        .update(wakeups)
-        .set({ kind: sql`k.kind` })
-        .from(
-          recordset(
-            "k",
-            "message_id text, kind text",
-            kinds.map((k) => ({ message_id: k.messageId, kind: k.kind })),
-          ),
-        )
-        .where(eq(wakeups.messageId, sql`k.message_id`));
+      await setEach(
+        db,
+        wakeups,
+        wakeups.messageId,
+        wakeups.kind,
+        kinds.map((k) => ({ key: k.messageId, value: k.kind })),
+      );
     },
 
     async recordWakeups(records) {

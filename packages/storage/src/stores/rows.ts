@@ -52,6 +52,26 @@ export function recordset(alias: string, columns: string, rows: readonly Record<
   return sql`json_to_recordset(${JSON.stringify(rows)}::json) as ${sql.raw(alias)}(${sql.raw(columns)})`;
 }
 
+/**
+ * Sets one text column of many rows, each row (found by its `key` column) to its own value, in one
+ * statement.
+ */
+export async function setEach(
+  db: Database,
+  table: PgTable,
+  key: AnyColumn,
+  column: AnyColumn,
+  rows: readonly { readonly key: string; readonly value: string }[],
+): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await db.execute(sql`
+    update ${table} set ${sql.identifier(column.name)} = v.value
+    from ${recordset("v", "key text, value text", rows)}
+    where ${key} = v.key`);
+}
+
 /** An instant as the ISO text a `timestamptz` column of a recordset reads. */
 export function isoInstant(ms: number): string {
   return new Date(ms).toISOString();

@@ -20,6 +20,7 @@ import {
   mapFirst,
   recordset,
   selectAll,
+  setEach,
   toDate,
   toMs,
   toMsOrNull,
@@ -298,14 +299,13 @@ export function createSessionStore(db: Database): SessionStore {
     },
 
     async reviseMessages(revisions) {
-      if (revisions.length === 0) {
-        return;
-      }
-      await db
-        .update(messages)
-        .set({ text: sql`r.text` })
-        .from(recordset("r", "id text, text text", revisions))
-        .where(eq(messages.id, sql`r.id`));
+      await setEach(
+        db,
+        messages,
+        messages.id,
+        messages.text,
+        revisions.map((r) => ({ key: r.id, value: r.text })),
+      );
     },
 
     async listMessages(sessionId, { last } = {}) {
