@@ -74,7 +74,17 @@ export interface Figures {
    */
   readonly sending: { readonly watchers: Spread; readonly durationMs: Spread; readonly perWatcherMs: Spread };
   /** Each urgent event's watchers: how many, and the lateness of the first and of the last one heard. */
-  readonly fanOut: { readonly watchers: Spread; readonly first: Spread; readonly last: Spread };
+  readonly fanOut: {
+    readonly watchers: Spread;
+    readonly first: Spread;
+    readonly last: Spread;
+    /** The slowest events (by their last watcher heard): when, in s after the run's first urgent event. */
+    readonly slowest: readonly {
+      readonly atSeconds: number;
+      readonly watchers: number;
+      readonly lastMs: number;
+    }[];
+  };
   /** Messages whose commit the observer never heard (their deliveries are left out of `seen`). */
   readonly unseen: number;
   readonly checks: {
@@ -151,16 +161,28 @@ function sending(sent: readonly DeliveryRow[], seen: ReadonlyMap<string, number>
 }
 
 function fanOut(urgent: readonly DeliveryRow[], seen: ReadonlyMap<string, number>): Figures["fanOut"] {
-  const events = groupBy(urgent, (row) => row.event_id).map((rows) =>
-    rows.flatMap((row) => {
+  const start = Math.min(...urgent.map((row) => row.due));
+  const events = groupBy(urgent, (row) => row.event_id).map((rows) => ({
+    due: Math.min(...rows.map((row) => row.due)),
+    late: rows.flatMap((row) => {
       const at = seen.get(row.message_id ?? "");
       return at === undefined ? [] : [at - row.due];
     }),
-  );
+  }));
+  const slowest = events
+    .filter(({ late }) => late.length > 0)
+    .map(({ due, late }) => ({
+      atSeconds: (due - start) / 1000,
+      watchers: late.length,
+      lastMs: Math.max(...late),
+    }))
+    .sort((a, b) => b.lastMs - a.lastMs)
+    .slice(0, 5);
   return {
-    watchers: spread(events.map((late) => late.length)),
-    first: spread(events.map((late) => Math.min(...late))),
-    last: spread(events.map((late) => Math.max(...late))),
+    watchers: spread(events.map(({ late }) => late.length)),
+    first: spread(events.map(({ late }) => Math.min(...late))),
+    last: spread(events.map(({ late }) => Math.max(...late))),
+    slowest,
   };
 }
 

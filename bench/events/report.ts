@@ -85,6 +85,12 @@ export function printReport(input: {
     ["urgent events: lateness of the first watcher heard, ms", figures.fanOut.first],
     ["urgent events: lateness of the last watcher heard, ms", figures.fanOut.last],
   ]);
+  const slowest = figures.fanOut.slowest
+    .map(
+      (event) => `+${event.atSeconds.toFixed(1)} s (${event.watchers} watchers) ${msCell(event.lastMs)} ms`,
+    )
+    .join(", ");
+  console.log(`Slowest urgent events, by their last watcher heard (s after the first one): ${slowest}.\n`);
   spreadTable("pg_notify round trip, ms", "samples", [
     ["idle, before the load", idle],
     ["during the load", loaded],
