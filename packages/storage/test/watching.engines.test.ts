@@ -287,6 +287,62 @@ describe.skipIf(!postgres?.available)(
       }
     });
 
+    it("DESIGN §9: a watcher the claim made ahead finds held by another transaction gets its window and the error once, together, when it is free", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const { engine, storage, clock } = await open(config, { at: T0, shared: false });
+      const watched = await engine.owner.createSession({ provider: "test", title: "Worker" });
+      const heldId = (await engine.owner.createSession({ provider: "test", title: "Held" })).id;
+      const freeId = (await engine.owner.createSession({ provider: "test", title: "Free" })).id;
+      for (const watcher of [heldId, freeId]) {
+        await engine.execute(watcher, {
+          action: "subscribe",
+          sessions: [watched.id],
+          events: ["turn_end", "error"],
+        });
+      }
+      // The first turn opens both windows; the dispatcher learns whom the session reaches.
+      await engine.owner.postMessage(watched.id, "first");
+      await settle([engine], storage);
+
+      // Another transaction holds the first watcher (another process sending to it).
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const blocker = storage.stores.transaction(async (tx) => {
+        const claim = await tx.deliveries.claimAmong({ now: T0, among: [heldId], limit: 1 });
+        expect(claim.watchers).toEqual([heldId]);
+        locked();
+        await gate;
+      });
+      await isLocked;
+      await engine.owner.postMessage(watched.id, "fail: broke");
+      await settle([engine], storage);
+      const freeMessages = await relayMessages(storage, freeId);
+      expect(freeMessages).toHaveLength(1);
+      expect(freeMessages[0]?.text).toContain('"echo: first"');
+      expect(freeMessages[0]?.text).toContain('error "broke"');
+      expect(await relayMessages(storage, heldId)).toEqual([]);
+
+      release();
+      await blocker;
+      // What waited for it is due now: the next pass (its timer) takes it.
+      await clock.advanceAsync(10);
+      await settle([engine], storage);
+      const heldMessages = await relayMessages(storage, heldId);
+      expect(heldMessages).toHaveLength(1);
+      expect(heldMessages[0]?.text).toContain('"echo: first"');
+      expect(heldMessages[0]?.text).toContain('error "broke"');
+      await clock.advanceAsync(WINDOW_MS);
+      await settle([engine], storage);
+      expect(await relayMessages(storage, heldId)).toHaveLength(1);
+      expect(await relayMessages(storage, freeId)).toHaveLength(1);
+    });
+
     it("DESIGN §3: an event routed again (the cursor set back by hand) is not sent again to a watcher that has it", async () => {
       const config = await databaseFor(postgres as TestDatabase);
       const { engine, storage } = await open(config, { at: T0, shared: false });

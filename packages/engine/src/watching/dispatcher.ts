@@ -3,8 +3,9 @@ import { isUrgent } from "@oar/scheduler";
 import type { EngineStores } from "../engine";
 import type { OutboxRecord } from "../ports/event-store";
 import { errorMessage } from "../runtime/runtime-context";
+import { claimDue, claimEarly, type EarlyClaim } from "./claim-ahead";
 import { routeEvents } from "./routing";
-import { readWatchers, type Sent, sendToWatchers } from "./sending";
+import { type Sent, sendToWatchers } from "./sending";
 import { settleWithin } from "./settle-within";
 import { createStager, StagingCancelled } from "./staging";
 import { runDueTicks } from "./ticks";
@@ -85,6 +86,29 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return new Set(due.map((row) => row.watcher)).size === WATCHERS_PER_PASS;
   };
 
+  /**
+   * A batch with an urgent event claims, in its first flight, the watchers the event's session
+   * last reached (see `claimEarly`): their fan-out then waits for no claim of its own.
+   */
+  const claimAheadOf = (
+    tx: EngineStores,
+    records: readonly OutboxRecord[],
+    now: number,
+  ): EarlyClaim | null => {
+    if (!sendWhileRouting) {
+      return null;
+    }
+    const sessions = records
+      .filter(
+        (record) => isUrgent(record.kind) && record.subscriptionId === null && record.sessionId !== null,
+      )
+      .map((record) => record.sessionId as string);
+    const guess = sessions.length === 0 ? [] : windowed.of(sessions).slice(0, WATCHERS_PER_PASS);
+    return guess.length === 0
+      ? null
+      : claimEarly(tx, { guess, now, before: records[0]?.seq ?? 0, batch: records });
+  };
+
   const kickAll = (sent: readonly Sent[]) => {
     for (const result of sent) {
       if (result.startsTurn) {
@@ -137,9 +161,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       const last = records.at(-1);
       const known = new Map(records.map((record) => [record.id, record.event]));
       const ctx = { stores: tx, ids: deps.ids, now, windowed };
+      const early = claimAheadOf(tx, records, now);
       // Behind the batch's writes in one flight: the cursor, and the claim of the watchers it
       // made due at once with their sessions and wake-ups. Sending a flushed window closes it.
-      await routeEvents(ctx, records, async ({ dueWatchers, flushed, before, fresh }) => {
+      await routeEvents(ctx, records, async ({ dueWatchers, flushed, before, fresh, storedDue }) => {
         const cursorSet = last === undefined ? undefined : tx.deliveries.setCursor(last.seq);
         if (dueWatchers.length === 0 || !sendWhileRouting) {
           leftDue = dueWatchers.length > 0;
@@ -147,29 +172,23 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
           return { open: flushed, unsent: fresh };
         }
         const among = dueWatchers.slice(0, WATCHERS_PER_PASS);
-        const closing = { watchers: flushed.filter((watcher) => among.includes(watcher)), before };
-        const claiming = tx.deliveries.claimAmong({ now, among, limit: among.length, closing });
-        // A (watcher, event) routed before (a cursor set back by hand) is never sent again.
-        const storing = tx.deliveries.storedPairs({
-          watchers: [...new Set(fresh.map((row) => row.watcher))],
-          eventIds: [...new Set(fresh.map((row) => row.eventId))],
-        });
-        // The watchers an urgent event flushed are woken by it, never held by the cap.
-        const urgent = new Set(flushed);
-        const ahead = readWatchers(
-          tx,
-          among,
+        const taking = claimDue(tx, early, {
           now,
-          among.filter((watcher) => !urgent.has(watcher)),
-        );
-        const [claim, stored] = await Promise.all([claiming, storing]);
+          among,
+          flushed: new Set(flushed),
+          before,
+          fresh,
+          storedDue,
+        });
+        const [claim, stored, earlier] = await Promise.all([taking.claim, taking.pairs, taking.events]);
         const claimed = new Set(claim.watchers);
         leftDue = dueWatchers.some((watcher) => !claimed.has(watcher));
         const already = new Set(stored.map((pair) => `${pair.watcher}\n${pair.eventId}`));
         const toStore = fresh.filter((row) => !already.has(`${row.watcher}\n${row.eventId}`));
         const sending = { ...ctx, drivenFromOutside: deps.drivenFromOutside };
         const mine = toStore.filter((row) => claimed.has(row.watcher));
-        sent.push(...(await sendToWatchers(sending, claim.due, ahead, known, mine)));
+        const events = earlier.size === 0 ? known : new Map([...known, ...earlier]);
+        sent.push(...(await sendToWatchers(sending, claim.due, taking.reads, events, mine)));
         await cursorSet;
         // A watcher another process is sending to was not claimed: its window closes as a row
         // update, and what the batch made due for it waits, stored pending, for that process.

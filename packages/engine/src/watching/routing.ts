@@ -32,6 +32,8 @@ export interface DueAtOnce {
    * stored yet: whoever sends them stores them sent, and gives back those it did not send.
    */
   readonly fresh: readonly NewDelivery[];
+  /** The batch's rows stored pending that are due now (an echo in doubt): written before the claim is sent. */
+  readonly storedDue: readonly NewDelivery[];
 }
 
 /** What the step alongside routing leaves to it: windows it did not close, fresh deliveries it did not store. */
@@ -311,6 +313,13 @@ export async function routeEvents(
       if (session !== null) {
         const around = candidates(reads, record, ended).filter((s) => watches(s, session));
         stallChecks.push({ around, startedAt: record.at });
+        // A first guess of whom the turn's end reaches: every watcher of the session here.
+        if (ctx.windowed?.knows(session) === false) {
+          ctx.windowed.learn(
+            session,
+            around.filter((s) => s.watcherRelay === null).map((s) => s.watcher),
+          );
+        }
       }
       continue;
     }
@@ -378,7 +387,11 @@ export async function routeEvents(
         .map((row) => row.watcher),
     ]),
   ].sort();
-  const [, left] = await Promise.all([written, alongside({ dueWatchers, flushed, before: firstSeq, fresh })]);
+  const storedDue = stored.filter((row) => row.dueAt <= ctx.now);
+  const [, left] = await Promise.all([
+    written,
+    alongside({ dueWatchers, flushed, before: firstSeq, fresh, storedDue }),
+  ]);
   // The batch's rows are in: only the windows older than the batch close.
   await Promise.all([
     stores.deliveries.closeWindows({ watchers: left.open, at: ctx.now, before: firstSeq }),

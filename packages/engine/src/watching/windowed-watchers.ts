@@ -13,6 +13,10 @@ export class WindowedWatchers {
     return [...new Set(sessionIds.flatMap((id) => this.bySession.get(id) ?? []))];
   }
 
+  knows(sessionId: string): boolean {
+    return this.bySession.has(sessionId);
+  }
+
   learn(sessionId: string, watchers: readonly string[]): void {
     if (this.bySession.size >= SESSIONS_REMEMBERED && !this.bySession.has(sessionId)) {
       this.bySession.clear();
