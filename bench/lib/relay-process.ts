@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 const CLI = join(import.meta.dirname, "..", "..", "apps", "relay", "src", "cli.ts");
+/** The V8 options `pnpm relay` (the root package.json) starts the relay with. */
+const RELAY_NODE_ARGS = ["--max-semi-space-size=64"];
 const LISTENING_RE = /listening on (http:\/\/\S+)/;
 
 export interface RelayProcess {
@@ -23,7 +25,15 @@ export async function startRelayProcess(
   env: Readonly<Record<string, string>>,
   nodeArgs: readonly string[] = [],
 ): Promise<RelayProcess> {
-  const args = ["--import", "tsx", "--conditions=@oar/source", ...nodeArgs, CLI, "start"];
+  const args = [
+    "--max-semi-space-size=64",
+    "--import",
+    "tsx",
+    "--conditions=@oar/source",
+    ...nodeArgs,
+    CLI,
+    "start",
+  ];
   const child = spawn(process.execPath, args, {
     cwd: join(import.meta.dirname, ".."),
     // Not this shell's environment: a DATABASE_URL or RELAY_* set there would redirect the run.

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 import { serve } from "@hono/node-server";
 import { isRelayError } from "@oar/core";
 import { createRelay } from "./compose";
