@@ -39,11 +39,17 @@ function transactionOf(log: readonly string[], call: string): string[] {
   return log.slice(start + 1, end === -1 ? undefined : end);
 }
 
+/** A harness logging the calls, and the session whose events are watched. */
+async function workerWithLog() {
+  const log: string[] = [];
+  const h = await createWatchingHarness({ engineStores: loggingCalls(log) });
+  const worker = await h.ownerSession({ title: "Worker" });
+  return { log, h, worker };
+}
+
 describe("an urgent event's watchers claimed ahead (R-DLV-06, DESIGN §9)", () => {
   it("claims whom the session's last event reached in routing's first flight; the window goes out with the error", async () => {
-    const log: string[] = [];
-    const h = await createWatchingHarness({ engineStores: loggingCalls(log) });
-    const worker = await h.ownerSession({ title: "Worker" });
+    const { log, h, worker } = await workerWithLog();
     const a = await h.ownerSession({ title: "A" });
     const b = await h.ownerSession({ title: "B" });
     for (const watcher of [a, b]) {
@@ -71,9 +77,7 @@ describe("an urgent event's watchers claimed ahead (R-DLV-06, DESIGN §9)", () =
   });
 
   it("a watcher the guess missed is claimed once routing knows it", async () => {
-    const log: string[] = [];
-    const h = await createWatchingHarness({ engineStores: loggingCalls(log) });
-    const worker = await h.ownerSession({ title: "Worker" });
+    const { log, h, worker } = await workerWithLog();
     const a = await h.ownerSession({ title: "A" });
     const late = await h.ownerSession({ title: "Late" });
     await h.subscribe({ sessions: [worker.id], events: ["turn_end", "error"] }, a.id);
@@ -96,9 +100,7 @@ describe("an urgent event's watchers claimed ahead (R-DLV-06, DESIGN §9)", () =
   });
 
   it("a turn's start teaches the guess: its first error's watchers are claimed ahead too", async () => {
-    const log: string[] = [];
-    const h = await createWatchingHarness({ engineStores: loggingCalls(log) });
-    const worker = await h.ownerSession({ title: "Worker" });
+    const { log, h, worker } = await workerWithLog();
     const a = await h.ownerSession({ title: "A" });
     await h.subscribe({ sessions: [worker.id], events: ["error"] }, a.id);
     // The turn is held open, so its start is routed before its end.
@@ -118,9 +120,7 @@ describe("an urgent event's watchers claimed ahead (R-DLV-06, DESIGN §9)", () =
   });
 
   it("R-ECHO-03 claimed ahead: the watcher's own turn's error arrives, its collected turn_end does not", async () => {
-    const log: string[] = [];
-    const h = await createWatchingHarness({ engineStores: loggingCalls(log) });
-    const worker = await h.ownerSession({ title: "Worker" });
+    const { log, h, worker } = await workerWithLog();
     await h.subscribe({ sessions: [worker.id], events: ["turn_end", "error"] });
     await h.prompt(worker, "first");
     await h.pass(WINDOW_MS + 1_000);
