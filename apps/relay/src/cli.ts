@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env node
 import { serve } from "@hono/node-server";
 import { isRelayError } from "@oar/core";
 import { createRelay } from "./compose";
