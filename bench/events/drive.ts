@@ -16,6 +16,41 @@ export interface DriveResult {
   readonly worstSlipMs: number;
 }
 
+/** Arrival times in ms after the start: every `1 / perSecond` s from the start, or random gaps at that rate. */
+export type Arrivals = "aligned" | "random";
+
+/** A seeded generator (mulberry32): the same random arrivals in every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * When the k-th prompt of a stream goes, in ms after the start. Aligned, the streams share their
+ * start and their periods divide each other, so each `!error` goes in the same millisecond as a
+ * plain prompt; random, each stream is a Poisson process at its rate (exponential gaps), seeded
+ * per stream, its count the aligned one's.
+ */
+function schedule(stream: Stream, count: number, arrivals: Arrivals, seed: number): number[] {
+  if (arrivals === "aligned") {
+    return Array.from({ length: count }, (_, k) => (k / stream.perSecond) * 1000);
+  }
+  const next = seeded(seed);
+  const times: number[] = [];
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    times.push(at);
+    at += (-Math.log(1 - next()) / stream.perSecond) * 1000;
+  }
+  return times;
+}
+
 /**
  * The prompts of the plan, each stream on its own schedule from one start: plain prompts over
  * every watched session, `!error` prompts over the cool ones, and the burst over the hot ones.
@@ -23,7 +58,12 @@ export interface DriveResult {
  * carries its `!reply` (without one it would read the same for every failure). Each prompt is an
  * owner message; the relay queues it behind a turn still running.
  */
-export async function drive(api: OwnerApi, plan: Plan, watched: readonly string[]): Promise<DriveResult> {
+export async function drive(
+  api: OwnerApi,
+  plan: Plan,
+  watched: readonly string[],
+  arrivals: Arrivals = "aligned",
+): Promise<DriveResult> {
   const hot = watched.slice(0, plan.hotSessions);
   const cool = watched.slice(plan.hotSessions);
   const streams: Stream[] = [
@@ -50,10 +90,11 @@ export async function drive(api: OwnerApi, plan: Plan, watched: readonly string[
   let prompts = 0;
   let worstSlipMs = 0;
   const posted: Promise<unknown>[] = [];
-  const run = async (stream: Stream) => {
+  const run = async (stream: Stream, index: number) => {
     const count = Math.floor(stream.perSecond * stream.seconds);
+    const times = schedule(stream, count, arrivals, index + 1);
     for (let k = 0; k < count; k++) {
-      const at = start + (k / stream.perSecond) * 1000;
+      const at = start + (times[k] ?? 0);
       const wait = at - performance.now();
       if (wait > 0) {
         await sleep(wait);

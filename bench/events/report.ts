@@ -1,3 +1,4 @@
+import type { Arrivals } from "./drive";
 import type { Figures, Spread, Stages, TableCounts } from "./figures";
 import type { Busy } from "./machine";
 import type { Plan } from "./plan";
@@ -39,6 +40,7 @@ function ratioLine(label: string, stages: Stages, loaded: Spread, idle: Spread):
 /** Prints the run's tables and goal lines; true when a check failed (duplicates, misses, wake-ups beyond the cap). */
 export function printReport(input: {
   readonly plan: Plan;
+  readonly arrivals: Arrivals;
   readonly watcherProvider: string;
   readonly figures: Figures;
   readonly idle: Spread;
@@ -49,7 +51,7 @@ export function printReport(input: {
   const { plan, figures, idle, loaded, machine, counts } = input;
   const { checks } = figures;
   console.log(
-    `\nbench/events (${plan.mode}) — ${plan.watchers} ${input.watcherProvider} watchers × ${SUBSCRIPTIONS_PER_WATCHER} subscriptions over ${plan.watched} script sessions, relay on Postgres; ${plan.loadSeconds} s of ${plan.promptsPerSecond} plain prompts/s and ${plan.errorsPerSecond} !error/s, and for the first ${plan.burstSeconds} s ${plan.burstPerSecond} !error/s on ${plan.hotSessions} sessions that ${plan.hotWatchers} watchers watch (past the hourly cap)`,
+    `\nbench/events (${plan.mode}) — ${plan.watchers} ${input.watcherProvider} watchers × ${SUBSCRIPTIONS_PER_WATCHER} subscriptions over ${plan.watched} script sessions, relay on Postgres; ${plan.loadSeconds} s of ${plan.promptsPerSecond} plain prompts/s and ${plan.errorsPerSecond} !error/s, and for the first ${plan.burstSeconds} s ${plan.burstPerSecond} !error/s on ${plan.hotSessions} sessions that ${plan.hotWatchers} watchers watch (past the hourly cap); ${input.arrivals === "random" ? "each stream a Poisson process at its rate (seeded)" : "every stream on one beat from one start"}`,
   );
   console.log("| counted | |");
   console.log("| --- | ---: |");

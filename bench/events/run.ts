@@ -23,13 +23,16 @@ import { notifyRoundTrips, observeSentMessages } from "./round-trips";
 import { createSessions, subscribeAll } from "./setup";
 
 const USAGE =
-  "usage: pnpm bench:events [full|quick] [--cap-digests] [--keep] [postgres://admin-url]\n" +
+  "usage: pnpm bench:events [full|quick] [--random-arrivals] [--cap-digests] [--keep] [postgres://admin-url]\n" +
   `  quick          ${PLANS.quick.watchers} watchers, ${PLANS.quick.loadSeconds} s of load (full: ${PLANS.full.watchers}, ${PLANS.full.loadSeconds} s)\n` +
+  "  --random-arrivals  each stream of prompts a Poisson process at its rate (seeded), not every stream on one beat\n" +
   "  --cap-digests  also wait for the cap's digests, held 10 min (the run takes 10 min longer)\n" +
   "  --keep         keep the scratch database afterwards, to look into it";
 const args = process.argv.slice(2);
 const unknown = args.filter(
-  (arg) => !["full", "quick", "--cap-digests", "--keep"].includes(arg) && !/^postgres(ql)?:\/\//.test(arg),
+  (arg) =>
+    !["full", "quick", "--random-arrivals", "--cap-digests", "--keep"].includes(arg) &&
+    !/^postgres(ql)?:\/\//.test(arg),
 );
 if (unknown.length > 0) {
   console.error(`unknown argument ${unknown.join(" ")}\n${USAGE}`);
@@ -38,6 +41,7 @@ if (unknown.length > 0) {
 const plan = PLANS[args.includes("quick") ? "quick" : "full"];
 const waitForCapDigests = args.includes("--cap-digests");
 const keepDatabase = args.includes("--keep");
+const arrivals = args.includes("--random-arrivals") ? "random" : "aligned";
 const ADMIN_URL =
   args.find((arg) => /^postgres(ql)?:\/\//.test(arg)) ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const OWNER_TOKEN = "bench-events-owner-token";
@@ -92,7 +96,7 @@ try {
     const countsBefore = await tableCounts(db);
     const loadedSamples = Math.floor((plan.loadSeconds * 1000) / LOADED_ROUND_TRIP_GAP_MS);
     const [driven, loadedTrips] = await Promise.all([
-      drive(api, plan, sessions.watched),
+      drive(api, plan, sessions.watched, arrivals),
       notifyRoundTrips(db, loadedSamples, LOADED_ROUND_TRIP_GAP_MS),
     ]);
     const loaded = spread(loadedTrips);
@@ -126,6 +130,7 @@ try {
     const figures = await readFigures(db, observer.seen, Date.now());
     const failed = printReport({
       plan,
+      arrivals,
       watcherProvider: sessions.watcherProvider,
       figures,
       idle,
