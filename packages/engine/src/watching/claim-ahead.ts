@@ -97,13 +97,10 @@ export function claimDue(
       : Promise.resolve({ watchers: [], due: [] });
   // A (watcher, event) routed before (a cursor set back by hand) is never sent again.
   const freshRest = due.fresh.filter((row) => !taken(row.watcher));
-  const restPairs =
-    freshRest.length > 0
-      ? stores.deliveries.storedPairs({
-          watchers: [...new Set(freshRest.map((row) => row.watcher))],
-          eventIds: [...new Set(freshRest.map((row) => row.eventId))],
-        })
-      : Promise.resolve([]);
+  const restPairs = stores.deliveries.storedPairs({
+    watchers: [...new Set(freshRest.map((row) => row.watcher))],
+    eventIds: [...new Set(freshRest.map((row) => row.eventId))],
+  });
   // The watchers an urgent event flushed are woken by it, never held by the cap.
   const capped = among.filter((watcher) => !flushed.has(watcher));
   const late = readWatchers(stores, rest, now, capped);

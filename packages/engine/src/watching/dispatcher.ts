@@ -103,7 +103,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         (record) => isUrgent(record.kind) && record.subscriptionId === null && record.sessionId !== null,
       )
       .map((record) => record.sessionId as string);
-    const guess = sessions.length === 0 ? [] : windowed.of(sessions).slice(0, WATCHERS_PER_PASS);
+    const guess = windowed.of(sessions).slice(0, WATCHERS_PER_PASS);
     return guess.length === 0
       ? null
       : claimEarly(tx, { guess, now, before: records[0]?.seq ?? 0, batch: records });
