@@ -4,7 +4,7 @@ import { asc, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { tables } from "../src";
-import { selectAll, textArray } from "../src/stores/rows";
+import { isoInstant, selectAll, textArray } from "../src/stores/rows";
 import { testDatabases, useTestStorage } from "./databases";
 
 // Ids come from the relay's own generator, but a list bound as one array literal must not depend
@@ -16,6 +16,19 @@ describe("textArray", () => {
   it("quotes every element and escapes quotes and backslashes", () => {
     expect(textArray([])).toBe("{}");
     expect(textArray(['a"b', "c\\d", "e,f"])).toBe('{"a\\"b","c\\\\d","e,f"}');
+  });
+});
+
+describe("isoInstant", () => {
+  it("gives each instant its own text, the same instant again included", () => {
+    const instants = [T0, T0, T0 + 1, T0, 0, -1, T0 + 1];
+    expect(instants.map(isoInstant)).toEqual(instants.map((ms) => new Date(ms).toISOString()));
+  });
+
+  it("refuses an instant that is not one, as Date does, every time", () => {
+    expect(() => isoInstant(Number.NaN)).toThrow(RangeError);
+    expect(() => isoInstant(Number.NaN)).toThrow(RangeError);
+    expect(isoInstant(T0)).toBe("2026-03-10T12:00:00.000Z");
   });
 });
 

@@ -72,9 +72,20 @@ export async function setEach(
     where ${key} = v.key`);
 }
 
-/** An instant as the ISO text a `timestamptz` column of a recordset reads. */
+let lastInstant = Number.NaN;
+let lastIso = "";
+
+/**
+ * An instant as the ISO text a `timestamptz` column of a recordset reads. The last one is kept:
+ * a dispatcher pass writes its own `now` in every row it makes (a hundred watchers' deliveries,
+ * messages, wake-ups and session activity), and each conversion costs a microsecond.
+ */
 export function isoInstant(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastInstant) {
+    lastIso = new Date(ms).toISOString();
+    lastInstant = ms;
+  }
+  return lastIso;
 }
 
 /**
