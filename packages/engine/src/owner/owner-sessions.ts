@@ -100,7 +100,10 @@ export async function listOwnerSessions(
   scope: SessionScope = "active",
 ): Promise<OwnerSessionView[]> {
   const items = await ctx.deps.stores.sessions.listSessions({ scope });
-  const badges = await watchingBadges(ctx);
+  const badges = await watchingBadges(
+    ctx,
+    items.map((item) => item.id),
+  );
   return items.map((item) => sessionView(item, badges));
 }
 

@@ -1,4 +1,4 @@
-import { watches } from "@oar/scheduler";
+import { type SubscriptionRecord, watches } from "@oar/scheduler";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type { MessageRecord, SessionListItem, SessionRecord, TurnRecord } from "../ports/session-store";
 import { type OwnerContext, requireSession } from "./owner-context";
@@ -15,28 +15,76 @@ export interface WatchingBadges {
   watching(sessionId: string): number;
 }
 
-export async function watchingBadges(ctx: OwnerContext): Promise<WatchingBadges> {
+/** A subscription to all of this relay's sessions (a mirror watches another relay's). */
+const allHere = (subscription: SubscriptionRecord) =>
+  subscription.scope === "all" && subscription.relay === null;
+
+const NO_BADGES: WatchingBadges = { watched: () => false, watching: () => 0 };
+
+/**
+ * The badges of the sessions `ids` only, counting live (not archived) sessions: who watches them
+ * (their `list` subscriptions and every `all` one) and what each of them watches (its own
+ * subscriptions). Reading every subscription against every session made each owner call cost
+ * seconds once a relay held 20,000 subscriptions.
+ */
+export async function watchingBadges(ctx: OwnerContext, ids: readonly string[]): Promise<WatchingBadges> {
+  if (ids.length === 0) {
+    return NO_BADGES;
+  }
   const { stores } = ctx.deps;
-  const active = await stores.subscriptions.listActiveSubscriptions();
-  if (active.length === 0) {
-    return { watched: () => false, watching: () => 0 };
+  const [watchingThem, theirs] = await Promise.all([
+    stores.subscriptions.listSubscriptionsWatching(ids),
+    stores.subscriptions.listActiveSubscriptionsOf(ids),
+  ]);
+  if (watchingThem.length === 0 && theirs.length === 0) {
+    return NO_BADGES;
   }
-  const live = (await stores.sessions.listSessions({ scope: "active" })).map((session) => session.id);
-  const watchedBy = new Map<string, Set<string>>();
-  for (const subscription of active) {
-    const set = watchedBy.get(subscription.watcher) ?? new Set<string>();
-    for (const id of live) {
-      if (watches(subscription, id)) {
-        set.add(id);
-      }
+  const named = new Set(ids);
+  for (const subscription of theirs) {
+    for (const id of [...subscription.sessions, ...subscription.exclude]) {
+      named.add(id);
     }
-    watchedBy.set(subscription.watcher, set);
   }
-  const watchedIds = new Set([...watchedBy.values()].flatMap((set) => [...set]));
-  return {
-    watched: (id) => watchedIds.has(id),
-    watching: (id) => watchedBy.get(id)?.size ?? 0,
-  };
+  const live = new Set(
+    (await stores.sessions.getSessions([...named]))
+      .filter((session) => session.archivedAt === null)
+      .map((session) => session.id),
+  );
+  const watchesAll = theirs.some(allHere);
+  const liveCount = watchesAll ? (await stores.sessions.listSessions({ scope: "active" })).length : 0;
+
+  const watched = new Set(ids.filter((id) => live.has(id) && watchingThem.some((s) => watches(s, id))));
+  const counts = new Map<string, number>();
+  for (const watcher of ids) {
+    const held = theirs.filter((subscription) => subscription.watcher === watcher);
+    if (held.length > 0) {
+      counts.set(watcher, watchingCount(watcher, held, live, liveCount));
+    }
+  }
+  return { watched: (id) => watched.has(id), watching: (id) => counts.get(id) ?? 0 };
+}
+
+/**
+ * How many distinct live sessions `watcher`'s subscriptions watch. With an `all` one, every live
+ * session but itself and those each of its `all` ones excludes and none of the others names;
+ * otherwise the live sessions they name. `live` knows every session they name or exclude.
+ */
+function watchingCount(
+  watcher: string,
+  held: readonly SubscriptionRecord[],
+  live: ReadonlySet<string>,
+  liveCount: number,
+): number {
+  const watchedBy = (id: string) => live.has(id) && held.some((subscription) => watches(subscription, id));
+  const all = held.filter(allHere);
+  if (all.length === 0) {
+    return new Set(held.flatMap((subscription) => subscription.sessions).filter(watchedBy)).size;
+  }
+  const unwatched = new Set(
+    all.flatMap((subscription) => subscription.exclude).filter((id) => live.has(id) && !watchedBy(id)),
+  );
+  unwatched.delete(watcher);
+  return liveCount - unwatched.size - (live.has(watcher) ? 1 : 0);
 }
 
 export function sessionView(item: SessionListItem, badges: WatchingBadges): OwnerSessionView {
@@ -80,7 +128,7 @@ export async function sessionDetail(ctx: OwnerContext, id: string): Promise<Owne
   const session = await requireSession(ctx, id);
   const messages = await ctx.deps.stores.sessions.listMessages(id);
   return {
-    ...sessionView({ ...session, messageCount: messages.length }, await watchingBadges(ctx)),
+    ...sessionView({ ...session, messageCount: messages.length }, await watchingBadges(ctx, [id])),
     messages,
     turns: await turnsOf(ctx, id, messages),
     inFlight: ctx.runtime.inFlight(id),

@@ -81,8 +81,8 @@ export interface SubscriptionStore {
    * among them.
    */
   listSubscriptionsWatching(sessionIds: readonly string[]): Promise<SubscriptionRecord[]>;
-  /** Every active subscription (owner views: `watched`, `watching`). */
-  listActiveSubscriptions(): Promise<SubscriptionRecord[]>;
+  /** The active subscriptions `watchers` hold, mirrors included, oldest first (owner views: `watching N sessions`). */
+  listActiveSubscriptionsOf(watchers: readonly string[]): Promise<SubscriptionRecord[]>;
   /** Ends those of `ids` still active; returns the ids it ended. */
   endSubscriptions(input: {
     readonly ids: readonly string[];

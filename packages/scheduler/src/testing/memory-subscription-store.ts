@@ -65,8 +65,8 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
         (s) => s.relay === null && (s.scope === "all" || s.sessions.some((id) => sessionIds.includes(id))),
       );
     },
-    async listActiveSubscriptions() {
-      return active();
+    async listActiveSubscriptionsOf(watchers) {
+      return active().filter((s) => watchers.includes(s.watcher));
     },
     async endSubscriptions({ ids, reason, at }) {
       return end(ids, reason, at);

@@ -232,12 +232,21 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
       expect(await store().listSubscriptionsWatching([])).toEqual([]);
     });
 
-    it("lists every active subscription, oldest first", async () => {
+    it("lists the active subscriptions of the watchers asked for, mirrors included, oldest first", async () => {
       await create("sub_2", { createdAt: T0 + 1 });
       await create("sub_1", { createdAt: T0 + 2, watcher: "ses_other" });
+      await create("sub_3", { createdAt: T0 + 3, watcher: "ses_third" });
+      await create("sub_mirror", { createdAt: T0 + 4, relay: "build-box", remoteId: "sub_there" });
       await create("sub_ended");
       await store().endSubscriptions({ ids: ["sub_ended"], reason: "unsubscribed", at: T0 });
-      expect(ids(await store().listActiveSubscriptions())).toEqual(["sub_2", "sub_1"]);
+      expect(ids(await store().listActiveSubscriptionsOf(["ses_watcher", "ses_other"]))).toEqual([
+        "sub_2",
+        "sub_1",
+        "sub_mirror",
+      ]);
+      expect(ids(await store().listActiveSubscriptionsOf(["ses_third"]))).toEqual(["sub_3"]);
+      expect(await store().listActiveSubscriptionsOf(["ses_nobody"])).toEqual([]);
+      expect(await store().listActiveSubscriptionsOf([])).toEqual([]);
     });
 
     it("ends only active subscriptions, and says which it ended", async () => {

@@ -130,8 +130,12 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       return rows.map(toSubscriptionRecord);
     },
 
-    async listActiveSubscriptions() {
-      const rows = await db.select().from(subscriptions).where(ACTIVE).orderBy(asc(subscriptions.seq));
+    async listActiveSubscriptionsOf(watchers) {
+      if (watchers.length === 0) {
+        return [];
+      }
+      const where = and(ACTIVE, inList(subscriptions.watcher, watchers));
+      const rows = await selectAll(db, subscriptions, sql`where ${where} order by ${subscriptions.seq}`);
       return rows.map(toSubscriptionRecord);
     },
 

@@ -1,0 +1,83 @@
+import { type SubscriptionRecord, watches } from "@oar/scheduler";
+import { newSubscription } from "@oar/scheduler/testing";
+import { describe, expect, it } from "vitest";
+import { ownerHarness } from "./harness";
+
+/** A seeded generator (mulberry32): the same scenarios in every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** The badges as the owner's views first computed them: every active subscription against every live session. */
+function oracle(active: readonly SubscriptionRecord[], live: readonly string[]) {
+  const watchedBy = new Map<string, Set<string>>();
+  for (const subscription of active) {
+    const set = watchedBy.get(subscription.watcher) ?? new Set<string>();
+    for (const id of live) {
+      if (watches(subscription, id)) {
+        set.add(id);
+      }
+    }
+    watchedBy.set(subscription.watcher, set);
+  }
+  const watched = new Set([...watchedBy.values()].flatMap((set) => [...set]));
+  return (id: string) => ({ watched: watched.has(id), watching: watchedBy.get(id)?.size ?? 0 });
+}
+
+describe("the owner's watched and watching badges (R-UI-06, R-UI-07)", () => {
+  it("match every subscription read against every live session, over 150 random relays", async () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const random = seeded(seed);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+      const { owner, stores } = await ownerHarness();
+      const sessions = [];
+      for (let i = 0; i < 7; i++) {
+        sessions.push((await owner.createSession({ title: `s${i}` })).id);
+      }
+      const made: string[] = [];
+      const subscriptionCount = Math.floor(random() * 9);
+      for (let i = 0; i < subscriptionCount; i++) {
+        const all = random() < 0.35;
+        const some = () => sessions.filter(() => random() < 0.3);
+        const kind = random();
+        const id = `sub_${i}`;
+        await stores.subscriptions.createSubscription(
+          newSubscription(id, {
+            watcher: kind < 0.1 ? "ses_elsewhere" : pick(sessions),
+            scope: all ? "all" : "list",
+            sessions: all ? [] : [pick(sessions), ...some()],
+            exclude: all ? some() : [],
+            // A mirror watches a paired relay's sessions; a paired relay's watcher watches ours.
+            ...(kind > 0.9 ? { relay: "build-box", remoteId: `sub_there_${i}` } : {}),
+            ...(kind > 0.8 && kind <= 0.9 ? { watcherRelay: "laptop" } : {}),
+          }),
+        );
+        made.push(id);
+      }
+      for (const id of sessions) {
+        if (random() < 0.25) {
+          await owner.archiveSession(id);
+        }
+      }
+
+      const active = (await stores.subscriptions.getSubscriptions(made)).filter((s) => s.endedAt === null);
+      const live = (await owner.listSessions({ scope: "active" })).map((view) => view.id);
+      const expected = oracle(active, live);
+      for (const view of await owner.listSessions({ scope: "all" })) {
+        const badges = { watched: view.watched, watching: view.watching };
+        expect(badges, `seed ${seed}, ${view.id} listed`).toEqual(expected(view.id));
+        const detail = await owner.getSession(view.id);
+        expect({ watched: detail.watched, watching: detail.watching }, `seed ${seed}, ${view.id}`).toEqual(
+          expected(view.id),
+        );
+      }
+    }
+  });
+});
