@@ -1,12 +1,14 @@
 import type { DeliveryRecord, DeliveryStore, WakeupRecord } from "@oar/scheduler";
-import { and, asc, count, eq, inArray, lt, lte, max, min, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lt, lte, min, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { collectedReplies, deliveries, deliveryWatchers, routingCursor, wakeups } from "../tables";
 import { DELIVERY_REASONS } from "../tables/vocabulary";
 import {
+  epochMs,
   inList,
   instantParam,
   isoInstant,
+  rawRows,
   recordset,
   selectAll,
   setEach,
@@ -64,13 +66,12 @@ export function createDeliveryStore(db: Database): DeliveryStore {
   return {
     async claimCursor() {
       // SKIP LOCKED: a cursor another process routes with is not waited for.
-      const [locked] = await db
-        .select({ seq: routingCursor.seq })
-        .from(routingCursor)
-        .where(eq(routingCursor.id, 1))
-        .for("update", { skipLocked: true });
+      const [locked] = await rawRows<{ seq: string | number }>(
+        db,
+        sql`select seq from ${routingCursor} where id = 1 for update skip locked`,
+      );
       if (locked) {
-        return locked.seq;
+        return Number(locked.seq);
       }
       // No row to lock: either another process holds it (an insert finds it and gives nothing),
       // or it is missing (a database emptied by hand) and this insert makes it, held until commit.
@@ -83,10 +84,9 @@ export function createDeliveryStore(db: Database): DeliveryStore {
     },
 
     async setCursor(seq) {
-      await db
-        .insert(routingCursor)
-        .values({ id: 1, seq })
-        .onConflictDoUpdate({ target: routingCursor.id, set: { seq } });
+      await db.execute(sql`
+        insert into ${routingCursor} (id, seq) values (1, ${seq})
+        on conflict (id) do update set seq = excluded.seq`);
     },
 
     async addDeliveries(rows) {
@@ -129,24 +129,24 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       if (watchers.length === 0 || eventIds.length === 0) {
         return [];
       }
-      return db
-        .select({ watcher: deliveries.watcher, eventId: deliveries.eventId })
-        .from(deliveries)
-        .where(and(inList(deliveries.watcher, watchers), inList(deliveries.eventId, eventIds)));
+      return rawRows<{ watcher: string; eventId: string }>(
+        db,
+        sql`select watcher, event_id as "eventId" from ${deliveries}
+            where ${inList(deliveries.watcher, watchers)} and ${inList(deliveries.eventId, eventIds)}`,
+      );
     },
 
     async openWindowEnds(watchers) {
       if (watchers.length === 0) {
         return new Map();
       }
-      const rows = await db
-        .select({ watcher: deliveries.watcher, end: max(deliveries.dueAt) })
-        .from(deliveries)
-        .where(and(inList(deliveries.watcher, watchers), PENDING, eq(deliveries.reason, "window")))
-        .groupBy(deliveries.watcher);
-      return new Map(
-        rows.filter((row) => row.end !== null).map((row) => [row.watcher, toMs(row.end as Date)]),
+      const rows = await rawRows<{ watcher: string; end: string | number }>(
+        db,
+        sql`select watcher, ${epochMs(sql`max(due_at)`)} as "end" from ${deliveries}
+            where ${inList(deliveries.watcher, watchers)} and status = 'pending' and reason = 'window'
+            group by watcher`,
       );
+      return new Map(rows.map((row) => [row.watcher, Number(row.end)]));
     },
 
     async closeWindows({ watchers, at, before }) {
@@ -183,14 +183,11 @@ export function createDeliveryStore(db: Database): DeliveryStore {
       const lockRows = insertLockRows(wanted).then(() => undefined);
       // Sent at once too: the read is a later statement, so its snapshot still follows the locks
       // (as in claimDueDeliveries), and only the watchers locked keep their rows.
-      const locking = db
-        .select({ watcher: deliveryWatchers.watcher })
-        .from(deliveryWatchers)
-        .where(inList(deliveryWatchers.watcher, wanted))
-        .orderBy(byWatcher(deliveryWatchers.watcher))
-        .limit(limit)
-        .for("update", { skipLocked: true })
-        .execute();
+      const locking = rawRows<{ watcher: string }>(
+        db,
+        sql`select watcher from ${deliveryWatchers} where ${inList(deliveryWatchers.watcher, wanted)}
+            order by ${byWatcher(deliveryWatchers.watcher)} limit ${limit} for update skip locked`,
+      );
       const where = and(
         inList(deliveries.watcher, wanted),
         PENDING,
@@ -269,11 +266,10 @@ export function createDeliveryStore(db: Database): DeliveryStore {
         return;
       }
       // One statement for every watcher of a pass: each delivery takes its own message's id.
-      await db
-        .update(deliveries)
-        .set({ status: "sent", messageId: sql`sent.message_id`, settledAt: toDate(at) })
-        .from(recordset("sent", "id text, message_id text", pairs))
-        .where(and(eq(deliveries.id, sql`sent.id`), PENDING));
+      await db.execute(sql`
+        update ${deliveries} set status = 'sent', message_id = sent.message_id, settled_at = ${instantParam(at)}
+        from ${recordset("sent", "id text, message_id text", pairs)}
+        where ${deliveries.id} = sent.id and ${deliveries.status} = 'pending'`);
     },
 
     async markDropped({ ids, at }) {

@@ -88,6 +88,11 @@ export function isoInstant(ms: number): string {
   return lastIso;
 }
 
+/** An instant read back as epoch milliseconds (a number), without a Date made and taken apart. */
+export function epochMs(instant: SQL): SQL {
+  return sql`(extract(epoch from ${instant}) * 1000)::float8`;
+}
+
 /**
  * `<column> = any('{…}'::text[])`: membership in a list of ids bound as one parameter. drizzle's
  * `inArray` binds one parameter per id; for the dispatcher's lists of a hundred watchers that was
