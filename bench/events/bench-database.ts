@@ -44,3 +44,8 @@ export async function openBenchDatabase(url: string): Promise<BenchDatabase> {
     close: () => storage.close(),
   };
 }
+
+/** A Postgres array literal of relay ids (letters, digits and `_`), to bind as one `$n::text[]` parameter. */
+export function idList(ids: readonly string[]): string {
+  return `{${ids.join(",")}}`;
+}

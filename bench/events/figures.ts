@@ -1,4 +1,4 @@
-import type { BenchDatabase } from "./bench-database";
+import { type BenchDatabase, idList } from "./bench-database";
 
 /** p50, p99 and max of a sample, in its unit; NaN for an empty one. */
 export interface Spread {
@@ -113,8 +113,8 @@ const CAP_DIGEST_SECONDS = 600;
 
 const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 
-async function one<T>(db: BenchDatabase, text: string): Promise<T> {
-  const [row] = await db.query<T>(text);
+async function one<T>(db: BenchDatabase, text: string, params: readonly unknown[] = []): Promise<T> {
+  const [row] = await db.query<T>(text, params);
   if (row === undefined) {
     throw new Error(`no row from: ${text}`);
   }
@@ -186,16 +186,31 @@ function fanOut(urgent: readonly DeliveryRow[], seen: ReadonlyMap<string, number
   };
 }
 
-/** Reads the run back from the database, once the dispatcher has sent what was due. */
+/** Sessions the figures leave out: the warm-up's watched session and watchers (`warm-up.ts`). */
+export interface LeftOut {
+  readonly session: string;
+  readonly watchers: readonly string[];
+}
+
+/**
+ * Reads the run back from the database, once the dispatcher has sent what was due. The figures
+ * and counts leave out the warm-up; the checks for duplicates, misses and the cap cover it too.
+ */
 export async function readFigures(
   db: BenchDatabase,
   seen: ReadonlyMap<string, number>,
   endedAt: number,
+  leftOut: LeftOut,
 ): Promise<Figures> {
-  const rows = await db.query<DeliveryRow>(`
+  const watchers = idList(leftOut.watchers);
+  const rows = await db.query<DeliveryRow>(
+    `
     select d.watcher, d.reason, d.status, ${ms("d.due_at")} as due, ${ms("d.settled_at")} as settled,
            ${ms("d.created_at")} as routed, ${ms("e.at")} as event_at, d.message_id, d.event_id
-    from deliveries d join events e on e.id = d.event_id`);
+    from deliveries d join events e on e.id = d.event_id
+    where d.watcher <> all($1::text[])`,
+    [watchers],
+  );
   const sent = rows.filter((row) => row.status === "sent");
   const sentBy = (reason: DeliveryRow["reason"]) => sent.filter((row) => row.reason === reason);
   const urgent = sentBy("urgent");
@@ -211,16 +226,21 @@ export async function readFigures(
     `
     select count(*) filter (where kind = 'turn_end')::int as "turnEnd",
            count(*) filter (where kind = 'error')::int as error
-    from events`,
+    from events where session_id is distinct from $1`,
+    [leftOut.session],
   );
-  const messages = await db.query<{ id: string }>(`select id from messages where role = 'relay'`);
+  const messages = await db.query<{ id: string }>(
+    `select id from messages where role = 'relay' and session_id <> all($1::text[])`,
+    [watchers],
+  );
   const wakeups = await one<Figures["wakeups"]>(
     db,
     `
     select count(*) filter (where kind = 'batch')::int as batch,
            count(*) filter (where kind = 'urgent')::int as urgent,
            count(*) filter (where kind = 'cap')::int as cap
-    from wakeups`,
+    from wakeups where watcher <> all($1::text[])`,
+    [watchers],
   );
   const capDigests = await one<Figures["capDigests"]>(
     db,
@@ -255,7 +275,7 @@ export async function readFigures(
         where m.role = 'relay' and line like '[relay event] %')::int as "duplicateLines",
       (select count(*)
         from messages m, regexp_split_to_table(m.text, E'\\n') as line
-        where m.role = 'relay' and line like '[relay event] %')::int as lines,
+        where m.role = 'relay' and line like '[relay event] %' and m.session_id <> all($1::text[]))::int as lines,
       (select count(*) from deliveries d join messages m on m.id = d.message_id
         where m.session_id <> d.watcher)::int as misdirected,
       (select count(*) from (
@@ -266,6 +286,7 @@ export async function readFigures(
           where e.kind in ('turn_end', 'error')
         except select event_id, watcher from deliveries) u)::int as unrouted,
       (select count(*) from deliveries where status = 'dropped')::int as dropped`,
+    [watchers],
   );
   const overdue = rows.filter((row) => row.status === "pending" && row.due < endedAt - 1_000).length;
   const unseen = new Set(

@@ -3,6 +3,7 @@ import type { Figures, Spread, Stages, TableCounts } from "./figures";
 import type { Busy } from "./machine";
 import type { Plan } from "./plan";
 import { SUBSCRIPTIONS_PER_WATCHER } from "./plan";
+import type { WarmUp } from "./warm-up";
 
 /** The issue's goal: the dispatcher's p99 lateness within 10 pg_notify round trips (p99). */
 const GOAL_RATIO = 10;
@@ -47,11 +48,16 @@ export function printReport(input: {
   readonly loaded: Spread;
   readonly machine: Busy;
   readonly counts: TableCounts;
+  readonly warm: WarmUp;
 }): boolean {
   const { plan, figures, idle, loaded, machine, counts } = input;
   const { checks } = figures;
   console.log(
     `\nbench/events (${plan.mode}) — ${plan.watchers} ${input.watcherProvider} watchers × ${SUBSCRIPTIONS_PER_WATCHER} subscriptions over ${plan.watched} script sessions, relay on Postgres; ${plan.loadSeconds} s of ${plan.promptsPerSecond} plain prompts/s and ${plan.errorsPerSecond} !error/s, and for the first ${plan.burstSeconds} s ${plan.burstPerSecond} !error/s on ${plan.hotSessions} sessions that ${plan.hotWatchers} watchers watch (past the hourly cap); ${input.arrivals === "random" ? "each stream a Poisson process at its rate (seeded)" : "every stream on one beat from one start"}`,
+  );
+  const warmed = input.warm.lastHeardMs.map((ms) => msCell(ms)).join(", ");
+  console.log(
+    `Warm-up before the load, left out of every figure below but the checks: ${input.warm.lastHeardMs.length} !error prompts to a session of its own, each reaching ${input.warm.watchers.length} watchers of their own, its last watcher heard ${warmed} ms after it was routed (the first is the relay's first fan-out since it started).\n`,
   );
   console.log("| counted | |");
   console.log("| --- | ---: |");

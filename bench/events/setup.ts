@@ -79,28 +79,24 @@ async function agentCall(base: string, token: string, call: object): Promise<Rec
 }
 
 /**
- * Each watcher's 20 subscriptions, made by the watcher's own agent over /v1/tool (one session
- * each, `subscriptionLayout`). Its first subscribe waits on card (b), which the owner allows;
- * the other 19 follow once it is through. Returns how many cards were allowed.
+ * Each watcher's subscriptions, made by the watcher's own agent over /v1/tool, one watched session
+ * each (`sessionsOf`). Its first subscribe waits on card (b), which the owner allows; the others
+ * follow once it is through. Returns how many cards were allowed.
  */
-export async function subscribeAll(
+export async function subscribeWatchers(
   base: string,
   api: OwnerApi,
-  plan: Plan,
-  sessions: Sessions,
+  watchers: readonly string[],
+  sessionsOf: (w: number) => readonly string[],
 ): Promise<number> {
   const cards = allowCards(api);
   const subscribing = inParallel(
-    plan.watchers,
+    watchers.length,
     async (w) => {
-      const watcher = sessions.watchers[w] ?? "";
+      const watcher = watchers[w] ?? "";
       const { token } = (await api.post(`/v1/owner/sessions/${watcher}/token`, {})) as { token: string };
-      for (const index of subscriptionLayout(plan, w)) {
-        await agentCall(base, token, {
-          action: "subscribe",
-          sessions: [sessions.watched[index]],
-          events: WATCHED_EVENTS,
-        });
+      for (const session of sessionsOf(w)) {
+        await agentCall(base, token, { action: "subscribe", sessions: [session], events: WATCHED_EVENTS });
       }
     },
     16,
@@ -114,4 +110,11 @@ export async function subscribeAll(
     throw outcome;
   }
   return allowed;
+}
+
+/** Each watcher's 20 subscriptions as the plan lays them out (`subscriptionLayout`). */
+export function subscribeAll(base: string, api: OwnerApi, plan: Plan, sessions: Sessions): Promise<number> {
+  return subscribeWatchers(base, api, sessions.watchers, (w) =>
+    subscriptionLayout(plan, w).map((index) => sessions.watched[index] ?? ""),
+  );
 }

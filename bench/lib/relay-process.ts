@@ -25,15 +25,7 @@ export async function startRelayProcess(
   env: Readonly<Record<string, string>>,
   nodeArgs: readonly string[] = [],
 ): Promise<RelayProcess> {
-  const args = [
-    "--max-semi-space-size=64",
-    "--import",
-    "tsx",
-    "--conditions=@oar/source",
-    ...nodeArgs,
-    CLI,
-    "start",
-  ];
+  const args = [...RELAY_NODE_ARGS, "--import", "tsx", "--conditions=@oar/source", ...nodeArgs, CLI, "start"];
   const child = spawn(process.execPath, args, {
     cwd: join(import.meta.dirname, ".."),
     // Not this shell's environment: a DATABASE_URL or RELAY_* set there would redirect the run.
