@@ -37,7 +37,7 @@ describe("the owner's watched and watching badges (R-UI-06, R-UI-07)", () => {
       const random = seeded(seed);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
       const { owner, stores } = await ownerHarness();
-      const sessions = [];
+      const sessions: string[] = [];
       for (let i = 0; i < 7; i++) {
         sessions.push((await owner.createSession({ title: `s${i}` })).id);
       }
