@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { seededRandom } from "@oar/core/testing";
 import type { OwnerApi } from "../lib/owner-api";
 import type { Plan } from "./plan";
 
@@ -19,18 +20,6 @@ export interface DriveResult {
 /** Arrival times in ms after the start: every `1 / perSecond` s from the start, or random gaps at that rate. */
 export type Arrivals = "aligned" | "random";
 
-/** A seeded generator (mulberry32): the same random arrivals in every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * When the k-th prompt of a stream goes, in ms after the start. Aligned, the streams share their
  * start and their periods divide each other, so each `!error` goes in the same millisecond as a
@@ -41,7 +30,7 @@ function schedule(stream: Stream, count: number, arrivals: Arrivals, seed: numbe
   if (arrivals === "aligned") {
     return Array.from({ length: count }, (_, k) => (k / stream.perSecond) * 1000);
   }
-  const next = seeded(seed);
+  const { next } = seededRandom(seed);
   const times: number[] = [];
   let at = 0;
   for (let k = 0; k < count; k++) {

@@ -1,19 +1,8 @@
+import { seededRandom } from "@oar/core/testing";
 import { type SubscriptionRecord, watches } from "@oar/scheduler";
 import { newSubscription } from "@oar/scheduler/testing";
 import { describe, expect, it } from "vitest";
 import { ownerHarness } from "./harness";
-
-/** A seeded generator (mulberry32): the same scenarios in every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The badges as the owner's views first computed them: every active subscription against every live session. */
 function oracle(active: readonly SubscriptionRecord[], live: readonly string[]) {
@@ -34,8 +23,7 @@ function oracle(active: readonly SubscriptionRecord[], live: readonly string[]) 
 describe("the owner's watched and watching badges (R-UI-06, R-UI-07)", () => {
   it("match every subscription read against every live session, over 150 random relays", async () => {
     for (let seed = 1; seed <= 150; seed++) {
-      const random = seeded(seed);
-      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+      const { next: random, pick } = seededRandom(seed);
       const { owner, stores } = await ownerHarness();
       const sessions: string[] = [];
       for (let i = 0; i < 7; i++) {
