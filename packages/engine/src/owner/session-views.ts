@@ -53,15 +53,56 @@ export async function watchingBadges(ctx: OwnerContext, ids: readonly string[]):
   const watchesAll = theirs.some(allHere);
   const liveCount = watchesAll ? (await stores.sessions.listSessions({ scope: "active" })).length : 0;
 
-  const watched = new Set(ids.filter((id) => live.has(id) && watchingThem.some((s) => watches(s, id))));
-  const counts = new Map<string, number>();
-  for (const watcher of ids) {
-    const held = theirs.filter((subscription) => subscription.watcher === watcher);
-    if (held.length > 0) {
-      counts.set(watcher, watchingCount(watcher, held, live, liveCount));
+  const watched = watchedAmong(ids, watchingThem, live);
+  const held = new Map<string, SubscriptionRecord[]>();
+  for (const subscription of theirs) {
+    const own = held.get(subscription.watcher);
+    if (own === undefined) {
+      held.set(subscription.watcher, [subscription]);
+    } else {
+      own.push(subscription);
     }
   }
+  const counts = new Map(
+    [...held].map(([watcher, own]) => [watcher, watchingCount(watcher, own, live, liveCount)] as const),
+  );
   return { watched: (id) => watched.has(id), watching: (id) => counts.get(id) ?? 0 };
+}
+
+/**
+ * Which of the live sessions `ids` a subscription watches, in one pass over the subscriptions: a
+ * `list` one watches those it names, an `all` one every session but its watcher and those it
+ * excludes — so a session is watched by an `all` one unless every one of them misses it.
+ */
+function watchedAmong(
+  ids: readonly string[],
+  subscriptions: readonly SubscriptionRecord[],
+  live: ReadonlySet<string>,
+): Set<string> {
+  const shown = new Set(ids);
+  const watched = new Set<string>();
+  const all = subscriptions.filter(allHere);
+  const missedByAll = new Map<string, number>();
+  for (const subscription of all) {
+    for (const id of new Set([subscription.watcher, ...subscription.exclude])) {
+      missedByAll.set(id, (missedByAll.get(id) ?? 0) + 1);
+    }
+  }
+  for (const subscription of subscriptions) {
+    if (subscription.scope === "list") {
+      for (const id of subscription.sessions) {
+        if (shown.has(id) && watches(subscription, id)) {
+          watched.add(id);
+        }
+      }
+    }
+  }
+  for (const id of ids) {
+    if (all.length > (missedByAll.get(id) ?? 0)) {
+      watched.add(id);
+    }
+  }
+  return new Set([...watched].filter((id) => live.has(id)));
 }
 
 /**

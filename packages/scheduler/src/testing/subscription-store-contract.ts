@@ -230,6 +230,20 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
         "sub_elsewhere",
       ]);
       expect(await store().listSubscriptionsWatching([])).toEqual([]);
+      // Many sessions at once (an owner's list): the same answer.
+      const many = Array.from({ length: 60 }, (_, i) => `ses_many_${i}`);
+      expect(ids(await store().listSubscriptionsWatching([...many, "ses_1"]))).toEqual([
+        "sub_list",
+        "sub_all",
+        "sub_all_excluding",
+      ]);
+      expect(ids(await store().listSubscriptionsWatching([...many, "ses_2", "ses_9"]))).toEqual([
+        "sub_list",
+        "sub_all",
+        "sub_all_excluding",
+        "sub_elsewhere",
+      ]);
+      expect(ids(await store().listSubscriptionsWatching(many))).toEqual(["sub_all", "sub_all_excluding"]);
     });
 
     it("lists the active subscriptions of the watchers asked for, mirrors included, oldest first", async () => {

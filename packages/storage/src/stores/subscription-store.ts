@@ -2,7 +2,7 @@ import type { SubscriptionRecord, SubscriptionStore } from "@oar/scheduler";
 import { and, asc, count, eq, gte, isNotNull, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { subscriptions } from "../tables";
-import { inList, instantParam, mapFirst, selectAll, toDate, toMs, toMsOrNull } from "./rows";
+import { inList, instantParam, mapFirst, selectAll, textArray, toDate, toMs, toMsOrNull } from "./rows";
 
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -44,6 +44,18 @@ function idsInOrder(rows: readonly { id: string; seq: number }[]): string[] {
 /** `sessions @> '["<id>"]'`: a `list` subscription naming the session (the GIN index answers it). */
 function names(sessionId: string) {
   return sql`${subscriptions.sessions} @> ${JSON.stringify([sessionId])}::jsonb`;
+}
+
+/**
+ * Up to this many sessions, each is looked up in the `sessions` GIN index (routing's case: the
+ * sessions of a batch); past it, one scan checks every list against them all (the owner's list
+ * of a thousand sessions: a thousand index probes OR'ed took Postgres about 3 s).
+ */
+const FEW_SESSIONS = 32;
+
+function namesAny(sessionIds: readonly string[]) {
+  return sql`exists (select 1 from jsonb_array_elements_text(${subscriptions.sessions}) as named(id)
+                     where named.id = any(${textArray(sessionIds)}::text[]))`;
 }
 
 export function createSubscriptionStore(db: Database): SubscriptionStore {
@@ -121,10 +133,14 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
       if (sessionIds.length === 0) {
         return [];
       }
+      const unique = [...new Set(sessionIds)];
       const where = and(
         ACTIVE,
         isNull(subscriptions.relay),
-        or(eq(subscriptions.scope, "all"), ...[...new Set(sessionIds)].map(names)),
+        or(
+          eq(subscriptions.scope, "all"),
+          ...(unique.length > FEW_SESSIONS ? [namesAny(unique)] : unique.map(names)),
+        ),
       );
       const rows = await selectAll(db, subscriptions, sql`where ${where} order by ${subscriptions.seq}`);
       return rows.map(toSubscriptionRecord);
