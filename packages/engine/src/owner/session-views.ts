@@ -1,3 +1,4 @@
+import { groupBy } from "@oar/core";
 import { type SubscriptionRecord, watches } from "@oar/scheduler";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type { MessageRecord, SessionListItem, SessionRecord, TurnRecord } from "../ports/session-store";
@@ -54,15 +55,7 @@ export async function watchingBadges(ctx: OwnerContext, ids: readonly string[]):
   const liveCount = watchesAll ? (await stores.sessions.listSessions({ scope: "active" })).length : 0;
 
   const watched = watchedAmong(ids, watchingThem, live);
-  const held = new Map<string, SubscriptionRecord[]>();
-  for (const subscription of theirs) {
-    const own = held.get(subscription.watcher);
-    if (own === undefined) {
-      held.set(subscription.watcher, [subscription]);
-    } else {
-      own.push(subscription);
-    }
-  }
+  const held = groupBy(theirs, (subscription) => subscription.watcher);
   const counts = new Map(
     [...held].map(([watcher, own]) => [watcher, watchingCount(watcher, own, live, liveCount)] as const),
   );
