@@ -17,7 +17,7 @@ export {
   type IdPrefix,
   idPrefixOf,
 } from "./ids";
-export { lazyProperties } from "./lazy-properties";
+export { lazyProperties, lazyPrototypeProperties, overriding } from "./lazy-properties";
 export { type LogFields, type Logger, silentLogger } from "./logger";
 export { err, ok, type Result, wrap } from "./result";
 export { createTtlCache, type TtlCache } from "./ttl-cache";

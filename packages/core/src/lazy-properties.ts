@@ -24,3 +24,44 @@ export function lazyProperties<T extends object>(makers: { readonly [K in keyof 
   }
   return target;
 }
+
+/**
+ * `base` with `overrides` in front: what `{ ...base, ...overrides }` means for an object whose
+ * members may live on its prototype (the stores' methods do), which a spread would drop.
+ */
+export function overriding<T extends object>(base: T, overrides: Partial<T>): T {
+  const derived = Object.create(base) as T;
+  // Defined, not assigned: an assignment would fail on a member the base holds read-only.
+  for (const key of Reflect.ownKeys(overrides)) {
+    const value = (overrides as Record<PropertyKey, unknown>)[key];
+    Object.defineProperty(derived, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return derived;
+}
+
+/**
+ * Gives the instances of a class the properties `keys`, each made on first read by `make` and then
+ * a plain own property of the instance: what `lazyProperties` does, with the getters shared on
+ * the prototype, for an object made often (one per transaction) that is never spread.
+ */
+export function lazyPrototypeProperties<C extends object, K extends string>(
+  prototype: C,
+  keys: readonly K[],
+  make: (instance: C, key: K) => unknown,
+): void {
+  for (const key of keys) {
+    const settle = (target: object, value: unknown) =>
+      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(prototype, key, {
+      configurable: true,
+      get(this: C) {
+        const value = make(this, key);
+        settle(this, value);
+        return value;
+      },
+      set(this: C, value: unknown) {
+        settle(this, value);
+      },
+    });
+  }
+}

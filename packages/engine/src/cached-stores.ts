@@ -1,4 +1,4 @@
-import { type Clock, lazyProperties } from "@oar/core";
+import { type Clock, lazyPrototypeProperties, overriding } from "@oar/core";
 import type { EngineStores } from "./engine";
 import { cachingPeerStore } from "./peers/peer-cache";
 import { rememberingMentions } from "./peers/unlock-cache";
@@ -16,19 +16,78 @@ const WRITES: { readonly [Port in Cached]: readonly (keyof EngineStores[Port])[]
   tokens: ["storeToken", "revokeToken", "revokeTokensOf", "bindToken"],
 };
 
-/** The store with `onWrite` called before each of its `writes`. */
+/**
+ * The store with `onWrite` called before each of its `writes`. It derives from the store rather
+ * than copying it: a store's methods may be its prototype's.
+ */
 function noticingWrites<T extends object>(store: T, writes: readonly PropertyKey[], onWrite: () => void): T {
   const methods = store as Record<PropertyKey, unknown>;
-  const wrapped: Record<PropertyKey, unknown> = { ...methods };
+  const overrides: Record<PropertyKey, unknown> = {};
   for (const name of writes) {
     const method = methods[name] as (...args: unknown[]) => Promise<unknown>;
-    wrapped[name] = (...args: unknown[]) => {
+    overrides[name] = (...args: unknown[]) => {
       onWrite();
       return method.apply(store, args);
     };
   }
-  return wrapped as T;
+  return overriding(store, overrides as Partial<T>);
 }
+
+type Port = Exclude<keyof EngineStores, "transaction">;
+
+/**
+ * A transaction's stores as the caches must see them: the writes to a cached port noted, the
+ * outbox's appends too. Each port is wrapped on first use, by a getter of the prototype, so a
+ * transaction allocates one object for it.
+ */
+interface Noticed {
+  readonly touched: Set<Cached>;
+  appended: boolean;
+}
+
+class NoticingStores {
+  constructor(
+    readonly tx: EngineStores,
+    readonly noticed: Noticed,
+  ) {}
+
+  transaction<T>(inner: (stores: EngineStores) => Promise<T>): Promise<T> {
+    return inner(this as unknown as EngineStores);
+  }
+
+  wrap(port: Port): unknown {
+    const store = this.tx[port];
+    if (port === "events") {
+      return noticingWrites(store, ["appendEvent"], () => {
+        this.noticed.appended = true;
+      });
+    }
+    if (Object.hasOwn(WRITES, port)) {
+      const cached = port as Cached;
+      return noticingWrites(store, WRITES[cached], () => this.noticed.touched.add(cached));
+    }
+    return store;
+  }
+}
+
+/** Every port of EngineStores: the compiler checks the list is whole. */
+const PORTS = Object.keys({
+  sessions: true,
+  groups: true,
+  settings: true,
+  questions: true,
+  cards: true,
+  unlocks: true,
+  loopCounters: true,
+  peers: true,
+  tokens: true,
+  leases: true,
+  events: true,
+  subscriptions: true,
+  deliveries: true,
+} satisfies Record<Port, true>) as Port[];
+
+lazyPrototypeProperties(NoticingStores.prototype, PORTS, (stores, port) => stores.wrap(port));
 
 /**
  * The engine's stores: settings, pairings, mention unlocks and tokens read from memory for a
@@ -47,55 +106,31 @@ export function cachedStores(
     unlocks: rememberingMentions(given.unlocks, { clock }),
     tokens: cachingTokenStore(given.tokens, { clock }),
   };
-  const events: EngineStores["events"] = {
-    ...given.events,
+  const events = overriding(given.events, {
     appendEvent: async (input) => {
       const appended = await given.events.appendEvent(input);
       onEventsAppended();
       return appended;
     },
-  };
-  return {
-    ...given,
+  });
+  return overriding(given, {
     ...caches,
     events,
-    async transaction(work) {
-      const touched = new Set<Cached>();
-      let appended = false;
-      // Each port is wrapped when first used, as the transaction's own stores are made.
-      const noticed = (tx: EngineStores): EngineStores => {
-        const ports = Object.fromEntries(
-          Object.keys(tx)
-            .filter((port) => port !== "transaction")
-            .map((port) => [port, () => tx[port as keyof EngineStores]]),
-        ) as { [Port in Exclude<keyof EngineStores, "transaction">]: () => EngineStores[Port] };
-        ports.events = () =>
-          noticingWrites(tx.events, ["appendEvent"], () => {
-            appended = true;
-          });
-        for (const port of Object.keys(WRITES) as Cached[]) {
-          Object.assign(ports, {
-            [port]: () => noticingWrites(tx[port], WRITES[port], () => touched.add(port)),
-          });
-        }
-        const stores = lazyProperties(ports) as EngineStores;
-        Object.defineProperty(stores, "transaction", {
-          value: (inner: Parameters<EngineStores["transaction"]>[0]) => inner(stores),
-          enumerable: true,
-        });
-        return stores;
-      };
+    async transaction<T>(work: (stores: EngineStores) => Promise<T>): Promise<T> {
+      const noticed: Noticed = { touched: new Set(), appended: false };
       try {
-        const result = await given.transaction((tx) => work(noticed(tx)));
-        if (appended) {
+        const result = await given.transaction((tx) =>
+          work(new NoticingStores(tx, noticed) as unknown as EngineStores),
+        );
+        if (noticed.appended) {
           onEventsAppended();
         }
         return result;
       } finally {
-        for (const port of touched) {
+        for (const port of noticed.touched) {
           caches[port].forgetAll();
         }
       }
     },
-  };
+  });
 }

@@ -43,4 +43,25 @@ describe("a database that does not answer is told apart from a query it refused 
     expect(isRelayError(error) && error.code).toBe("REMOTE_RELAY_UNAVAILABLE");
     expect((error as Error).message).toContain("no answer within 0.02 s");
   });
+
+  it("guarded stores of one port share their methods; each runs on its own store and names it in errors", async () => {
+    const make = (rows: string[]) => ({
+      list: async () => [...rows],
+      fail: async (): Promise<never> => {
+        throw withCode("23505", `duplicate ${rows[0]}`);
+      },
+    });
+    const one = guardStore("ListStore", make(["a"]));
+    const two = guardStore("ListStore", make(["b", "c"]));
+    expect(Object.keys(one)).toEqual([]);
+    expect(one.list).toBe(two.list);
+    expect(await one.list()).toEqual(["a"]);
+    expect(await two.list()).toEqual(["b", "c"]);
+    const error = await two.fail().catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "STORAGE",
+      context: { operation: "ListStore.fail", sqlState: "23505" },
+    });
+    expect((error as Error).message).toBe("ListStore.fail failed: duplicate b");
+  });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { IdGenerator } from "@oar/core";
+import { type IdGenerator, overriding } from "@oar/core";
 import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import { createEngine, type Engine, type EngineStores } from "@oar/engine";
 import { createTestProvider, withFailingMethod } from "@oar/engine/testing";
@@ -112,21 +112,20 @@ function spyingDeliveries(
   stores: EngineStores,
   seen: { readonly added: NewDelivery[]; readonly marked: string[] },
 ): EngineStores {
-  const wrap = (inner: EngineStores): EngineStores => ({
-    ...inner,
-    deliveries: {
-      ...inner.deliveries,
-      addDeliveries: (rows) => {
-        seen.added.push(...rows);
-        return inner.deliveries.addDeliveries(rows);
-      },
-      markSent: (input) => {
-        seen.marked.push(...input.messages.flatMap((message) => message.ids));
-        return inner.deliveries.markSent(input);
-      },
-    },
-    transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
-  });
+  const wrap = (inner: EngineStores): EngineStores =>
+    overriding(inner, {
+      deliveries: overriding(inner.deliveries, {
+        addDeliveries: (rows) => {
+          seen.added.push(...rows);
+          return inner.deliveries.addDeliveries(rows);
+        },
+        markSent: (input) => {
+          seen.marked.push(...input.messages.flatMap((message) => message.ids));
+          return inner.deliveries.markSent(input);
+        },
+      }),
+      transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+    });
   return wrap(stores);
 }
 
@@ -372,20 +371,19 @@ describe.skipIf(!postgres?.available)(
       let release = () => {};
       let held = 0;
       // While `gate` is set, the routing pass waits inside its transaction, after claiming the cursor.
-      const holding = (stores: EngineStores): EngineStores => ({
-        ...stores,
-        events: {
-          ...stores.events,
-          listEvents: async (input) => {
-            if (gate !== null) {
-              held += 1;
-              await gate;
-            }
-            return stores.events.listEvents(input);
-          },
-        },
-        transaction: (work) => stores.transaction((tx) => work(holding(tx))),
-      });
+      const holding = (stores: EngineStores): EngineStores =>
+        overriding(stores, {
+          events: overriding(stores.events, {
+            listEvents: async (input) => {
+              if (gate !== null) {
+                held += 1;
+                await gate;
+              }
+              return stores.events.listEvents(input);
+            },
+          }),
+          transaction: (work) => stores.transaction((tx) => work(holding(tx))),
+        });
       const { engine, storage, clock } = await open(config, { at: T0, shared: true, stores: holding });
       const { watcher, watched } = await sessionPair(engine);
       const other = await engine.owner.createSession({ provider: "test", title: "Other" });
@@ -425,18 +423,17 @@ describe.skipIf(!postgres?.available)(
 
 /** The stores, with `written` set once a transaction's `appendMessages` has been answered. */
 function spyingAppends(stores: EngineStores, seen: { written: number }): EngineStores {
-  const wrap = (inner: EngineStores): EngineStores => ({
-    ...inner,
-    sessions: {
-      ...inner.sessions,
-      appendMessages: async (inputs) => {
-        const appended = await inner.sessions.appendMessages(inputs);
-        seen.written += inputs.length;
-        return appended;
-      },
-    },
-    transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
-  });
+  const wrap = (inner: EngineStores): EngineStores =>
+    overriding(inner, {
+      sessions: overriding(inner.sessions, {
+        appendMessages: async (inputs) => {
+          const appended = await inner.sessions.appendMessages(inputs);
+          seen.written += inputs.length;
+          return appended;
+        },
+      }),
+      transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
+    });
   return wrap(stores);
 }
 

@@ -1,3 +1,4 @@
+import { overriding } from "@oar/core";
 import type { EngineStores } from "../engine";
 
 /** `port.method` of EngineStores, e.g. `"sessions.enqueueTurn"`. */
@@ -40,15 +41,14 @@ export function withFailingMethod(
     if (original === undefined) {
       throw new Error(`No store method ${method}.`);
     }
-    const replaced = {
-      ...store,
+    const replaced = overriding(store, {
       [name]: (...args: unknown[]) => (failing() ? Promise.reject(error()) : original.apply(store, args)),
-    };
-    return {
-      ...inner,
+    });
+    return overriding(inner, {
       [port]: replaced,
-      transaction: (work) => inner.transaction((tx) => work(wrap(tx))),
-    };
+      transaction: (work: Parameters<EngineStores["transaction"]>[0]) =>
+        inner.transaction((tx) => work(wrap(tx))),
+    } as Partial<EngineStores>);
   };
   return wrap(stores);
 }

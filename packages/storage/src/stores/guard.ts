@@ -138,10 +138,63 @@ export function withDeadline<T>(
   });
 }
 
+/** What a guarded store's methods run on: the store, its deadline, its transaction's calls. */
+const GUARDED = Symbol("guarded store");
+
+interface GuardState {
+  readonly port: string;
+  readonly store: Record<string, (...args: unknown[]) => Promise<unknown>>;
+  readonly deadlineMs: number | undefined;
+  readonly calls: TransactionCalls | undefined;
+}
+
+type Guarded = { readonly [GUARDED]: GuardState };
+
+async function callGuarded(state: GuardState, name: string, args: unknown[]): Promise<unknown> {
+  const operation = `${state.port}.${name}`;
+  try {
+    return await withDeadline(
+      operation,
+      state.deadlineMs,
+      () => state.store[name]?.apply(state.store, args) as Promise<unknown>,
+    );
+  } catch (cause) {
+    throw toStoreError(operation, cause);
+  }
+}
+
+/**
+ * A prototype per port and set of methods, made once: a transaction's stores are made for each
+ * transaction, and a closure per method each time was much of what the relay allocated under load
+ * (and, kept by V8 in its old generation, kept their transaction's rows alive there too).
+ */
+const prototypes = new Map<string, object>();
+
+function guardedPrototype(port: string, names: readonly string[]): object {
+  const key = `${port}\n${names.join(",")}`;
+  let prototype = prototypes.get(key);
+  if (prototype === undefined) {
+    const methods: Record<string, unknown> = {};
+    for (const name of names) {
+      methods[name] = function (this: Guarded, ...args: unknown[]): Promise<unknown> {
+        const state = this[GUARDED];
+        return state.calls === undefined
+          ? callGuarded(state, name, args)
+          : state.calls.run(`${state.port}.${name}`, () => callGuarded(state, name, args));
+      };
+    }
+    prototype = methods;
+    prototypes.set(key, prototype);
+  }
+  return prototype;
+}
+
 /**
  * Wraps every method of a store so that a failing query rejects with a RelayError naming the
  * port and method, whatever driver threw it, and (with `deadlineMs`) no call waits longer. With
- * `calls`, each call is one of a transaction's (see TransactionCalls).
+ * `calls`, each call is one of a transaction's (see TransactionCalls). The methods are the
+ * prototype's, so a wrapper that replaces one of them derives from the store (`Object.create`)
+ * rather than spreading it.
  */
 export function guardStore<T extends object>(
   port: string,
@@ -149,25 +202,25 @@ export function guardStore<T extends object>(
   deadlineMs?: number,
   calls?: TransactionCalls,
 ): T {
-  const guarded: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(store)) {
-    if (typeof member !== "function") {
-      guarded[name] = member;
-      continue;
+  const members = store as Record<string, unknown>;
+  const names: string[] = [];
+  const values: [string, unknown][] = [];
+  for (const name in members) {
+    if (typeof members[name] === "function") {
+      names.push(name);
+    } else {
+      values.push([name, members[name]]);
     }
-    const method = member as (...args: unknown[]) => Promise<unknown>;
-    const operation = `${port}.${name}`;
-    const call = async (args: unknown[]) => {
-      try {
-        return await withDeadline(operation, deadlineMs, () => method.apply(store, args));
-      } catch (cause) {
-        throw toStoreError(operation, cause);
-      }
-    };
-    guarded[name] =
-      calls === undefined
-        ? (...args: unknown[]) => call(args)
-        : (...args: unknown[]) => calls.run(operation, () => call(args));
+  }
+  const guarded = Object.create(guardedPrototype(port, names)) as Record<PropertyKey, unknown>;
+  guarded[GUARDED] = {
+    port,
+    store: store as GuardState["store"],
+    deadlineMs,
+    calls,
+  } satisfies GuardState;
+  for (const [name, value] of values) {
+    guarded[name] = value;
   }
   return guarded as T;
 }

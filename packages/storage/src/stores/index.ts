@@ -1,4 +1,4 @@
-import { lazyProperties } from "@oar/core";
+import { lazyProperties, lazyPrototypeProperties, overriding } from "@oar/core";
 import type { EngineStores } from "@oar/engine";
 import type { Database } from "../database";
 import { createCardStore } from "./card-store";
@@ -50,7 +50,8 @@ export function createStores(
         db.transaction(async (tx) => {
           const calls = new TransactionCalls();
           try {
-            return await work(storesOn(tx, "joined", deadlines?.callMs, foreignEvents, calls));
+            const stores = new TransactionStores(tx, deadlines?.callMs, foreignEvents, calls);
+            return await work(stores as unknown as Stores);
           } finally {
             await calls.end();
           }
@@ -61,43 +62,72 @@ export function createStores(
       throw isOutage(cause) ? unavailableError("transaction", cause) : cause;
     }
   };
-  return storesOn(db, transaction, deadlines?.callMs, foreignEvents);
+  return rootStores({ db, deadlineMs: deadlines?.callMs, foreignEvents }, transaction);
 }
 
-function storesOn(
-  db: Database,
-  transaction: Stores["transaction"] | "joined",
-  deadlineMs: number | undefined,
-  foreignEvents: ForeignEventsHint | undefined,
-  calls?: TransactionCalls,
-): Stores {
-  const guard = <T extends object>(port: string, store: T) => guardStore(port, store, deadlineMs, calls);
-  const events = () => {
-    const guarded = guard("EventStore", createEventStore(db));
-    // The hint is not guarded: it returns its stop function at once and runs no query of its own.
-    return foreignEvents === undefined ? guarded : { ...guarded, onForeignEvents: foreignEvents };
-  };
-  // Made on first use: a transaction uses a few of the ports, and making them all for each one
-  // was a good part of what the relay allocates under load.
-  const stores = lazyProperties<Omit<Stores, "transaction">>({
-    sessions: () => guard("SessionStore", createSessionStore(db)),
-    groups: () => guard("GroupStore", createGroupStore(db)),
-    settings: () => guard("SettingsStore", createSettingsStore(db)),
-    tokens: () => guard("TokenStore", createTokenStore(db)),
-    leases: () => guard("LeaseStore", createLeaseStore(db)),
-    cards: () => guard("CardStore", createCardStore(db)),
-    unlocks: () => guard("UnlockStore", createUnlockStore(db)),
-    loopCounters: () => guard("LoopCounterStore", createLoopCounterStore(db)),
-    questions: () => guard("QuestionStore", createQuestionStore(db)),
-    peers: () => guard("PeerStore", createPeerStore(db)),
-    events,
-    subscriptions: () => guard("SubscriptionStore", createSubscriptionStore(db)),
-    deliveries: () => guard("DeliveryStore", createDeliveryStore(db)),
-  }) as Stores;
-  Object.defineProperty(stores, "transaction", {
-    value:
-      transaction === "joined" ? (work: Parameters<Stores["transaction"]>[0]) => work(stores) : transaction,
-    enumerable: true,
-  });
+type Port = Exclude<keyof Stores, "transaction">;
+
+/** Each port's name (in errors) and its store on a database handle. */
+const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[P]] } = {
+  sessions: ["SessionStore", createSessionStore],
+  groups: ["GroupStore", createGroupStore],
+  settings: ["SettingsStore", createSettingsStore],
+  tokens: ["TokenStore", createTokenStore],
+  leases: ["LeaseStore", createLeaseStore],
+  cards: ["CardStore", createCardStore],
+  unlocks: ["UnlockStore", createUnlockStore],
+  loopCounters: ["LoopCounterStore", createLoopCounterStore],
+  questions: ["QuestionStore", createQuestionStore],
+  peers: ["PeerStore", createPeerStore],
+  events: ["EventStore", createEventStore],
+  subscriptions: ["SubscriptionStore", createSubscriptionStore],
+  deliveries: ["DeliveryStore", createDeliveryStore],
+};
+
+/** What a port's store is made on. */
+interface Binding {
+  readonly db: Database;
+  readonly deadlineMs: number | undefined;
+  readonly foreignEvents: ForeignEventsHint | undefined;
+  readonly calls?: TransactionCalls;
+}
+
+function makePort<P extends Port>(binding: Binding, port: P): Stores[P] {
+  const [name, make] = PORTS[port];
+  const guarded = guardStore(name, make(binding.db), binding.deadlineMs, binding.calls) as Stores[P];
+  if (port !== "events" || binding.foreignEvents === undefined) {
+    return guarded;
+  }
+  // The hint is not guarded: it returns its stop function at once and runs no query of its own.
+  return overriding(guarded as Stores["events"], { onForeignEvents: binding.foreignEvents }) as Stores[P];
+}
+
+/**
+ * One transaction's stores, its ports made on first use (a transaction uses a few of them) and
+ * the rest of it on the prototype: a transaction allocates one object, not a getter per port.
+ */
+class TransactionStores implements Binding {
+  constructor(
+    readonly db: Database,
+    readonly deadlineMs: number | undefined,
+    readonly foreignEvents: ForeignEventsHint | undefined,
+    readonly calls: TransactionCalls,
+  ) {}
+
+  /** A transaction inside joins this one. */
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return work(this as unknown as Stores);
+  }
+}
+
+lazyPrototypeProperties(TransactionStores.prototype, Object.keys(PORTS) as Port[], makePort);
+
+/** The stores outside any transaction: made once, on first use, as own properties (wrappers spread them). */
+function rootStores(binding: Binding, transaction: Stores["transaction"]): Stores {
+  const makers = Object.fromEntries(
+    (Object.keys(PORTS) as Port[]).map((port) => [port, () => makePort(binding, port)]),
+  );
+  const stores = lazyProperties(makers as { [P in Port]: () => Stores[P] }) as Stores;
+  Object.defineProperty(stores, "transaction", { value: transaction, enumerable: true });
   return stores;
 }
