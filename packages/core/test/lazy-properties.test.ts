@@ -41,18 +41,16 @@ describe("lazyProperties", () => {
 });
 
 describe("lazyPrototypeProperties", () => {
-  class Ports {
+  class Made {
     made: string[] = [];
     constructor(readonly tag: string) {}
   }
-  interface Ports {
-    a: string;
-    b: string;
-  }
-  lazyPrototypeProperties(Ports.prototype, ["a", "b"], (ports, key) => {
+  lazyPrototypeProperties(Made.prototype, ["a", "b"], (ports, key) => {
     ports.made.push(key);
     return `${ports.tag}:${key}`;
   });
+  type Ports = Made & { a: string; b: string };
+  const Ports = Made as unknown as new (tag: string) => Ports;
 
   it("makes each property of each instance on its first read, once, as an own property", () => {
     const one = new Ports("one");
