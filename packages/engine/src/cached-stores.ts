@@ -35,16 +35,17 @@ function noticingWrites<T extends object>(store: T, writes: readonly PropertyKey
 
 type Port = Exclude<keyof EngineStores, "transaction">;
 
-/**
- * A transaction's stores as the caches must see them: the writes to a cached port noted, the
- * outbox's appends too. Each port is wrapped on first use, by a getter of the prototype, so a
- * transaction allocates one object for it.
- */
+/** What a transaction did that the caches and the outbox hint must hear of. */
 interface Noticed {
   readonly touched: Set<Cached>;
   appended: boolean;
 }
 
+/**
+ * A transaction's stores as the caches must see them: the writes to a cached port noted, the
+ * outbox's appends too. Each port is wrapped on first use, by a getter of the prototype, so a
+ * transaction allocates one object for it.
+ */
 class NoticingStores {
   constructor(
     readonly tx: EngineStores,

@@ -42,6 +42,10 @@ const countLines = (lines: readonly string[], passed: RegExp, failed: RegExp, sk
   skipped: lines.filter((line) => skipped.test(line)).length,
 });
 
+/** go test prints no totals: its `--- PASS/FAIL/SKIP` lines are counted, summary or not. */
+const goTally = (lines: readonly string[]) =>
+  countLines(lines, /^\s*--- PASS: /, /^\s*--- FAIL: /, /^\s*--- SKIP: /);
+
 const RUNNERS: readonly Runner[] = [
   {
     name: "vitest",
@@ -116,9 +120,9 @@ const RUNNERS: readonly Runner[] = [
       if (!lines.some((l) => /^(?:ok|FAIL)\s+\S+\s+(?:[\d.]+s|\(cached\))|^(?:PASS|FAIL)$/.test(l))) {
         return null;
       }
-      return countLines(lines, /^\s*--- PASS: /, /^\s*--- FAIL: /, /^\s*--- SKIP: /);
+      return goTally(lines);
     },
-    progress: (lines) => countLines(lines, /^\s*--- PASS: /, /^\s*--- FAIL: /, /^\s*--- SKIP: /),
+    progress: (lines) => goTally(lines),
   },
   {
     name: "cargo test",

@@ -142,7 +142,6 @@ export function withDeadline<T>(
 const GUARDED = Symbol("guarded store");
 
 interface GuardState {
-  readonly port: string;
   readonly store: Record<string, (...args: unknown[]) => Promise<unknown>>;
   readonly deadlineMs: number | undefined;
   readonly calls: TransactionCalls | undefined;
@@ -150,8 +149,12 @@ interface GuardState {
 
 type Guarded = { readonly [GUARDED]: GuardState };
 
-async function callGuarded(state: GuardState, name: string, args: unknown[]): Promise<unknown> {
-  const operation = `${state.port}.${name}`;
+async function callGuarded(
+  state: GuardState,
+  name: string,
+  operation: string,
+  args: unknown[],
+): Promise<unknown> {
   try {
     return await withDeadline(
       operation,
@@ -176,11 +179,12 @@ function guardedPrototype(port: string, names: readonly string[]): object {
   if (prototype === undefined) {
     const methods: Record<string, unknown> = {};
     for (const name of names) {
+      const operation = `${port}.${name}`;
       methods[name] = function (this: Guarded, ...args: unknown[]): Promise<unknown> {
         const state = this[GUARDED];
         return state.calls === undefined
-          ? callGuarded(state, name, args)
-          : state.calls.run(`${state.port}.${name}`, () => callGuarded(state, name, args));
+          ? callGuarded(state, name, operation, args)
+          : state.calls.run(operation, () => callGuarded(state, name, operation, args));
       };
     }
     prototype = methods;
@@ -193,8 +197,8 @@ function guardedPrototype(port: string, names: readonly string[]): object {
  * Wraps every method of a store so that a failing query rejects with a RelayError naming the
  * port and method, whatever driver threw it, and (with `deadlineMs`) no call waits longer. With
  * `calls`, each call is one of a transaction's (see TransactionCalls). The methods are the
- * prototype's, so a wrapper that replaces one of them derives from the store (`Object.create`)
- * rather than spreading it.
+ * prototype's, so a wrapper that replaces one of them derives from the store (`overriding` of
+ * @oar/core) rather than spreading it.
  */
 export function guardStore<T extends object>(
   port: string,
@@ -214,7 +218,6 @@ export function guardStore<T extends object>(
   }
   const guarded = Object.create(guardedPrototype(port, names)) as Record<PropertyKey, unknown>;
   guarded[GUARDED] = {
-    port,
     store: store as GuardState["store"],
     deadlineMs,
     calls,
