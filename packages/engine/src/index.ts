@@ -31,13 +31,18 @@ export type { Lease, LeaseRefusal, LeaseRequest, LeaseStore } from "./ports/leas
 export type { PeerAddress, PeerLink } from "./ports/peer-link";
 export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
 export type {
+  AgentAccess,
   Provider,
   ProviderInfo,
   ProviderModel,
+  ProviderSource,
   QuestionAnswer,
+  TaskEnd,
+  TaskSpec,
   TurnInput,
   TurnIO,
   TurnOutcome,
+  TurnUsage,
   Worker,
   WorkerSession,
 } from "./ports/provider";

@@ -1,5 +1,6 @@
 import { FakeClock } from "@oar/core/testing";
-import type { QuestionAnswer, TurnInput, TurnIO, TurnOutcome } from "@oar/engine";
+import type { QuestionAnswer, TurnInput, TurnOutcome } from "@oar/engine";
+import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
 import { createExternalProvider, createScriptProvider } from "../src";
 
@@ -20,29 +21,21 @@ function turnInput(prompt: string): TurnInput {
 /** Runs one script turn against a hand-made TurnIO that records what the worker did. */
 function runScript(prompt: string, options: { answer?: QuestionAnswer } = {}) {
   const clock = new FakeClock();
-  const controller = new AbortController();
-  const streamed: string[] = [];
-  const questions: { text: string; options: readonly string[] }[] = [];
-  const toolCalls: unknown[] = [];
-  const io: TurnIO = {
-    signal: controller.signal,
-    clock,
-    appendText: (text) => streamed.push(text),
-    askUser: async (question) => {
-      questions.push(question);
-      return options.answer ?? { answer: "Yes" };
-    },
-    callTool: async (call) => {
-      toolCalls.push(call);
-      return { ok: true, n: toolCalls.length };
-    },
-  };
+  const io = createRecordingTurnIO({ clock, ...(options.answer ? { answer: options.answer } : {}) });
   const worker = createScriptProvider().startWorker(session);
   if (!worker) {
     throw new Error("The script provider always starts a worker.");
   }
   const outcome: Promise<TurnOutcome> = worker.runTurn(turnInput(prompt), io);
-  return { outcome, clock, controller, streamed, questions, toolCalls };
+  return {
+    outcome,
+    clock,
+    controller: io.controller,
+    streamed: io.streamed,
+    questions: io.questions,
+    toolCalls: io.toolCalls,
+    io,
+  };
 }
 
 describe("script provider (DESIGN §5)", () => {

@@ -42,6 +42,47 @@ export interface TurnInput {
   readonly cwd: string | null;
 }
 
+/** How a worker's own agent reaches this relay as its session (DESIGN §5: OAR_RELAY_URL, OAR_AGENT_TOKEN). */
+export interface AgentAccess {
+  /** The relay's base URL, e.g. `http://127.0.0.1:8787`; `/mcp` and `/v1/tool` hang off it. */
+  readonly url: string;
+  readonly sessionId: string;
+  /** An agent token of this session, made for this worker. */
+  readonly token: string;
+}
+
+/** Cost and tokens of one turn, as the provider's agent reported them (§10 usage). */
+export interface TurnUsage {
+  readonly costUsd?: number;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+/** A background task a turn starts (§13): a shell command or a background agent. */
+export type TaskSpec =
+  | {
+      readonly kind: "shell";
+      /** What the agent calls it (`!wait-task NAME`); unique among the session's running tasks. */
+      readonly name: string;
+      /** Run with `sh -c` in the session's cwd, in its own process group; output to a file. */
+      readonly command: string;
+      readonly description?: string;
+    }
+  | {
+      readonly kind: "subagent";
+      readonly name: string;
+      /** A background agent of the built-in script: it finishes after this long on the relay's clock. */
+      readonly ms: number;
+      readonly description?: string;
+    };
+
+/** How a background task ended. */
+export interface TaskEnd {
+  readonly taskId: string;
+  readonly status: "finished" | "failed" | "stopped";
+  readonly exitCode: number | null;
+}
+
 export interface QuestionAnswer {
   readonly answer?: string;
   readonly choices?: readonly string[];
@@ -58,6 +99,16 @@ export interface TurnIO {
   askUser(question: { readonly text: string; readonly options: readonly string[] }): Promise<QuestionAnswer>;
   /** Calls relay_tool as this session (the `!tool` directive, an MCP call of a CLI agent). */
   callTool(input: unknown): Promise<unknown>;
+  /** The relay's URL and an agent token of this session; `null` when the relay has no URL to give. */
+  agentAccess(): Promise<AgentAccess | null>;
+  /** Keeps what the provider needs for the session's next turns (a CLI's session id to resume). */
+  saveProviderState(state: JsonValue): Promise<void>;
+  /** Counts a turn's cost and tokens toward the provider's usage (§10). */
+  reportUsage(usage: TurnUsage): Promise<void>;
+  /** Starts a background task of the session; it outlives the turn. Resolves with its id. */
+  startTask(task: TaskSpec): Promise<string>;
+  /** Waits for the session's task of that name to end (or the turn to be stopped: rejects then). */
+  waitTask(name: string): Promise<TaskEnd>;
 }
 
 export type TurnOutcome =
@@ -70,6 +121,20 @@ export interface Worker {
   runTurn(turn: TurnInput, io: TurnIO): Promise<TurnOutcome>;
   /** Frees the worker (Kill session, relay shutdown); a running turn is aborted first. */
   close(): Promise<void>;
+}
+
+/**
+ * Providers the owner configures in `settings.providers` (DESIGN §4): command CLIs, Claude Code's
+ * API key. The engine asks every source, in order, about each entry.
+ */
+export interface ProviderSource {
+  /**
+   * `undefined` when this source does not handle provider `id`; else the entry's problems, each
+   * naming its field (`providers.lint.command: …`); empty when the entry is good.
+   */
+  check(id: string, entry: unknown): readonly string[] | undefined;
+  /** The providers these entries make (those of this source), in the order relay_info shows. */
+  providers(entries: Readonly<Record<string, unknown>>): readonly Provider[];
 }
 
 /** A provider (DESIGN §5): its offer, and a worker per session unless driven from outside. */

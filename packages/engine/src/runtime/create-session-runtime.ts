@@ -1,6 +1,6 @@
 import { type Clock, type IdGenerator, type Logger, RelayError, silentLogger } from "@oar/core";
 import type { EngineStores } from "../engine";
-import type { Provider } from "../ports/provider";
+import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import { readSettings } from "../settings";
 import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
@@ -25,6 +25,10 @@ export interface SessionRuntimeOptions {
   readonly logger?: Logger;
   /** Runs relay_tool as the session (a worker's `!tool`, a CLI agent's MCP call). */
   readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
+  /** The relay's URL and an agent token of a session (DESIGN §5); default none: CLI agents get no relay access. */
+  readonly agentAccess?: (sessionId: string) => Promise<AgentAccess | null>;
+  /** Counts a turn's cost and tokens toward its provider's usage (§10); default: not counted. */
+  readonly reportUsage?: (sessionId: string, provider: string, usage: TurnUsage) => Promise<void>;
   /** The max turn duration in seconds (R-WST-04); default: the owner setting `maxTurnSeconds`. */
   readonly maxTurnSeconds?: () => Promise<number>;
   /**
@@ -47,6 +51,22 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     ids: options.ids,
     logger: options.logger ?? silentLogger,
     callTool: options.callTool,
+    agentAccess: options.agentAccess ?? (async () => null),
+    reportUsage: options.reportUsage ?? (async () => {}),
+    tasks: {
+      start: async () => {
+        throw new RelayError(
+          "REMOTE_RELAY_UNSUPPORTED",
+          "Background tasks are not available on this relay yet.",
+        );
+      },
+      wait: async () => {
+        throw new RelayError(
+          "REMOTE_RELAY_UNSUPPORTED",
+          "Background tasks are not available on this relay yet.",
+        );
+      },
+    },
     maxTurnSeconds:
       options.maxTurnSeconds ?? (async () => (await readSettings(options.stores.settings)).maxTurnSeconds),
     isClosed: () => closed,

@@ -113,6 +113,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
       const prompt = found.prompt?.text ?? "";
       return await runTurn(ctx, {
         turn,
+        provider: session.provider,
         worker: parts.workers.acquire(session),
         questions: parts.questions,
         input: {

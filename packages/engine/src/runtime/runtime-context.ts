@@ -1,6 +1,6 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
 import type { EngineStores } from "../engine";
-import type { Provider } from "../ports/provider";
+import type { AgentAccess, Provider, TaskEnd, TaskSpec, TurnUsage } from "../ports/provider";
 import type { TurnRunner } from "../ports/session-store";
 
 /** What every part of the runtime works with: the options, resolved. */
@@ -13,6 +13,12 @@ export interface RuntimeContext {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
+  /** The relay's URL and an agent token of the session, for a CLI agent to call relay_tool itself. */
+  readonly agentAccess: (sessionId: string) => Promise<AgentAccess | null>;
+  /** Counts a turn's cost and tokens toward its provider's usage (§10). */
+  readonly reportUsage: (sessionId: string, provider: string, usage: TurnUsage) => Promise<void>;
+  /** The session's background tasks (§13). */
+  readonly tasks: TurnTasks;
   readonly maxTurnSeconds: () => Promise<number>;
   /** Other relay processes use the same stores (DESIGN §9): recover by lease, poll for their changes. */
   readonly sharedStore: boolean;
@@ -20,6 +26,12 @@ export interface RuntimeContext {
   readonly runner: () => TurnRunner | undefined;
   /** After close() nothing is written any more: the stores' owner closes them next. */
   readonly isClosed: () => boolean;
+}
+
+/** Background tasks as a turn starts and waits for them. */
+export interface TurnTasks {
+  start(turn: { readonly sessionId: string; readonly turnId: string }, spec: TaskSpec): Promise<string>;
+  wait(sessionId: string, name: string, signal: AbortSignal): Promise<TaskEnd>;
 }
 
 export function errorMessage(error: unknown): string {

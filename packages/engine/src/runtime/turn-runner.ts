@@ -28,6 +28,8 @@ function outcomeOfStop(reason: StopReason, partial: string): TurnOutcome | null 
 
 export interface RunTurnInput {
   readonly turn: RunningTurn;
+  /** The provider the worker belongs to: usage is counted toward it. */
+  readonly provider: string;
   readonly worker: Worker;
   readonly input: TurnInput;
   readonly questions: BlockingQuestions;
@@ -37,7 +39,10 @@ export interface RunTurnInput {
  * Runs one turn on its worker, bounded by the max turn duration (R-WST-04: waiting on a question
  * counts too). A stop does not wait for the worker to notice: the turn ends at once.
  */
-export async function runTurn(ctx: RuntimeContext, { turn, worker, input, questions }: RunTurnInput) {
+export async function runTurn(
+  ctx: RuntimeContext,
+  { turn, provider, worker, input, questions }: RunTurnInput,
+) {
   // Streamed text and tool calls are the turn's activity: the stall check measures from the last.
   const output = outputMarker(ctx, turn.turnId);
   const io: TurnIO = {
@@ -52,6 +57,16 @@ export async function runTurn(ctx: RuntimeContext, { turn, worker, input, questi
       output.saw();
       return ctx.callTool(turn.sessionId, call);
     },
+    agentAccess: () => ctx.agentAccess(turn.sessionId),
+    saveProviderState: async (state) => {
+      await ctx.stores.sessions.updateSession(turn.sessionId, { providerState: state });
+    },
+    reportUsage: (usage) => ctx.reportUsage(turn.sessionId, provider, usage),
+    startTask: (spec) => {
+      output.saw();
+      return ctx.tasks.start(turn, spec);
+    },
+    waitTask: (name) => ctx.tasks.wait(turn.sessionId, name, turn.signal),
   };
   const seconds = await readMaxTurnSeconds(ctx);
   if (turn.stopReason !== null) {

@@ -12,6 +12,11 @@ export { createMemorySessionStores } from "./memory-session-stores";
 export { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 export { runPeerStoreContract } from "./peer-store-contract";
 export { type QuestionStoreFixture, runQuestionStoreContract } from "./question-store-contract";
+export {
+  createRecordingTurnIO,
+  type RecordingTurnIO,
+  type RecordingTurnIOOptions,
+} from "./recording-turn-io";
 export { runSessionStoreContract } from "./session-store-contract";
 export { runSettingsStoreContract } from "./settings-store-contract";
 export {
