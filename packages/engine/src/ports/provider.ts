@@ -20,6 +20,13 @@ export interface ProviderInfo {
   readonly drivenFromOutside?: boolean;
   /** Whether usage is tracked; untracked providers say so in `usage` (R-USAGE-03). */
   readonly usageTracked?: boolean;
+  /**
+   * Why the provider cannot run turns now (`claude-api` without an API key): sessions on it are
+   * refused with REMOTE_RELAY_PROVIDER_UNAVAILABLE saying this, and `usage` says not configured.
+   */
+  readonly notConfigured?: string;
+  /** A monthly spending cap in USD (`claude-api`): past it, prompts are refused (R-BILL-04/06). */
+  readonly monthlyCapUsd?: number;
 }
 
 /** The session a worker runs for, as it is when the worker starts. */
