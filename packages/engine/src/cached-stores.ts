@@ -86,6 +86,7 @@ const PORTS = Object.keys({
   events: true,
   subscriptions: true,
   deliveries: true,
+  tasks: true,
 } satisfies Record<Port, true>) as Port[];
 
 lazyPrototypeProperties(NoticingStores.prototype, PORTS, (stores, port) => stores.wrap(port));

@@ -31,6 +31,7 @@ import type {
   TurnRecord,
 } from "./ports/session-store";
 import type { SettingsStore } from "./ports/settings-store";
+import type { TaskStore } from "./ports/task-store";
 import type { TokenRecord, TokenStore } from "./ports/token-store";
 import type { PendingQuestionView } from "./runtime/session-runtime";
 import type { TokenSecrets } from "./tokens/token-secrets";
@@ -59,6 +60,8 @@ export interface EngineStores {
   readonly subscriptions: SubscriptionStore;
   /** Events on their way to watchers, wake-ups, the routing cursor. */
   readonly deliveries: DeliveryStore;
+  /** Background tasks (§13). */
+  readonly tasks: TaskStore;
   /**
    * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
    * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores

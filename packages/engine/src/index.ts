@@ -71,6 +71,7 @@ export type {
   TurnRunner,
 } from "./ports/session-store";
 export type { SettingsStore } from "./ports/settings-store";
+export type { NewTask, TaskEnding, TaskKind, TaskRecord, TaskStore } from "./ports/task-store";
 export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
 export type {

@@ -5,6 +5,7 @@ import {
   createMemoryQuestionStore,
   createMemorySessionStores,
   createMemorySettingsStore,
+  createMemoryTaskStore,
   createMemoryTokenStore,
   runAtomicChangesContract,
   runGroupStoreContract,
@@ -13,6 +14,7 @@ import {
   runQuestionStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
+  runTaskStoreContract,
   runTokenStoreContract,
 } from "../src/testing";
 
@@ -33,3 +35,8 @@ runQuestionStoreContract(async () => ({
   cleanup,
 }));
 runAtomicChangesContract(async () => ({ store: createMemoryEngineStores(), cleanup }));
+runTaskStoreContract(async () => ({
+  store: createMemoryTaskStore(),
+  sessions: createMemorySessionStores().sessions,
+  cleanup,
+}));

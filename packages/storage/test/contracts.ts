@@ -7,6 +7,7 @@ import {
   runQuestionStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
+  runTaskStoreContract,
   runTokenStoreContract,
 } from "@oar/engine/testing";
 import {
@@ -37,6 +38,10 @@ export function describeStoreContracts(database: TestDatabase): void {
       sessions: test.storage().stores.sessions,
     }));
     runSettingsStoreContract(fixture((stores) => stores.settings));
+    runTaskStoreContract(async () => ({
+      ...(await fixture((stores) => stores.tasks)()),
+      sessions: test.storage().stores.sessions,
+    }));
     runTokenStoreContract(fixture((stores) => stores.tokens));
     runLeaseStoreContract(fixture((stores) => stores.leases));
     runPeerStoreContract(fixture((stores) => stores.peers));

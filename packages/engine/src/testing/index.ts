@@ -10,6 +10,7 @@ export { createMemoryPeerStore } from "./memory-peer-store";
 export { createMemoryQuestionStore } from "./memory-question-store";
 export { createMemorySessionStores } from "./memory-session-stores";
 export { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
+export { createMemoryTaskStore } from "./memory-task-store";
 export { runPeerStoreContract } from "./peer-store-contract";
 export { type QuestionStoreFixture, runQuestionStoreContract } from "./question-store-contract";
 export {
@@ -19,6 +20,7 @@ export {
 } from "./recording-turn-io";
 export { runSessionStoreContract } from "./session-store-contract";
 export { runSettingsStoreContract } from "./settings-store-contract";
+export { runTaskStoreContract, type TaskStoreFixture } from "./task-store-contract";
 export {
   createTestProvider,
   type TestProvider,

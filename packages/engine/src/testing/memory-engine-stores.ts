@@ -11,6 +11,7 @@ import { createMemoryPeerStore } from "./memory-peer-store";
 import { createMemoryQuestionStore } from "./memory-question-store";
 import { createMemorySessionStores } from "./memory-session-stores";
 import { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
+import { createMemoryTaskStore } from "./memory-task-store";
 
 /**
  * Every store the engine works on, in memory. A transaction runs alone (transactions queue behind
@@ -31,6 +32,7 @@ export function createMemoryEngineStores(): EngineStores {
     events: createMemoryEventStore(),
     subscriptions: createMemorySubscriptionStore(),
     deliveries: createMemoryDeliveryStore(),
+    tasks: createMemoryTaskStore(),
   };
   const snapshotting: readonly Snapshotting[] = [{ snapshot: snapshotSessions }, ...Object.values(parts)];
   let queue: Promise<unknown> = Promise.resolve();

@@ -13,6 +13,7 @@ import { createQuestionStore } from "./question-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
 import { createSubscriptionStore } from "./subscription-store";
+import { createTaskStore } from "./task-store";
 import { createTokenStore } from "./token-store";
 import { TransactionCalls } from "./transaction-calls";
 import { createUnlockStore } from "./unlock-store";
@@ -82,6 +83,7 @@ const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[
   events: ["EventStore", createEventStore],
   subscriptions: ["SubscriptionStore", createSubscriptionStore],
   deliveries: ["DeliveryStore", createDeliveryStore],
+  tasks: ["TaskStore", createTaskStore],
 };
 
 /** What a port's store is made on. */

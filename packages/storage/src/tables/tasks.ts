@@ -1,5 +1,6 @@
 import type { JsonObject } from "@oar/engine";
 import type { TaskStatus } from "@oar/schema";
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { instant, oneOf } from "./columns";
 import { sessions } from "./sessions";
@@ -23,6 +24,8 @@ export const tasks = pgTable(
     outputPath: text("output_path"),
     // Test-run counts parsed from the output: runner, passed, failed, skipped, final.
     counts: jsonb("counts").$type<JsonObject>(),
+    // The lease of the relay process running it (DESIGN §9): once that lease is gone, so is the task.
+    runner: text("runner"),
     startedAt: instant("started_at").notNull(),
     lastOutputAt: instant("last_output_at"),
     endedAt: instant("ended_at"),
@@ -30,6 +33,9 @@ export const tasks = pgTable(
   (t) => [
     index("tasks_session_idx").on(t.sessionId, t.startedAt),
     index("tasks_status_idx").on(t.status),
+    index("tasks_output_idx")
+      .on(t.endedAt)
+      .where(sql`${t.outputPath} is not null and ${t.endedAt} is not null`),
     oneOf("tasks_kind_check", t.kind, TASK_KINDS),
     oneOf("tasks_status_check", t.status, TASK_STATUSES),
   ],
