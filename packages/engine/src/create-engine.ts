@@ -7,10 +7,13 @@ import { createEngineLive } from "./live";
 import { createOwnerApi } from "./owner/create-owner-api";
 import { executeFromPeer } from "./peers/from-peer";
 import { peerSubscriptionEvents } from "./peers/subscription-events";
+import type { AgentAccess } from "./ports/provider";
+import { createProviderCatalog } from "./provider-catalog";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { findProvider } from "./runtime/worker-pool";
 import { readSettings } from "./settings";
-import { authenticate, bindInvite } from "./tokens/token-verbs";
+import { authenticate, bindInvite, issueToken } from "./tokens/token-verbs";
+import { addUsage } from "./usage/provider-usage";
 import { createDispatcher } from "./watching/dispatcher";
 import { createEventHints } from "./watching/event-hints";
 import { createRemoteEventsPoller } from "./watching/remote-events";
@@ -23,18 +26,48 @@ import { createRemoteEventsPoller } from "./watching/remote-events";
  */
 export function createEngine(given: EngineDeps): Engine {
   const hints = createEventHints();
+  const stores = cachedStores(given.stores, given.clock, () => hints.notify());
+  const settings = () => readSettings(stores.settings);
+  const catalog = createProviderCatalog({
+    builtIn: given.providers,
+    sources: given.providerSources ?? [],
+    settings,
+  });
   const deps: EngineDeps = {
     ...given,
-    stores: cachedStores(given.stores, given.clock, () => hints.notify()),
+    stores,
+    // The owner's settings add and change providers while the relay runs.
+    get providers() {
+      return catalog.current;
+    },
   };
-  const settings = () => readSettings(deps.stores.settings);
+  // One agent token per session for the CLI agents this process starts, made when first asked.
+  const accessTokens = new Map<string, Promise<string>>();
+  const agentAccess = async (sessionId: string): Promise<AgentAccess | null> => {
+    if (deps.relayUrl === undefined) {
+      return null;
+    }
+    let token = accessTokens.get(sessionId);
+    if (token === undefined) {
+      token = issueToken(deps, { kind: "agent", subject: sessionId });
+      accessTokens.set(sessionId, token);
+      token.catch(() => accessTokens.delete(sessionId));
+    }
+    return { url: deps.relayUrl, sessionId, token: await token };
+  };
   const runtime = createSessionRuntime({
     stores: deps.stores,
     relayName: deps.relay.name,
-    providers: deps.providers,
+    get providers() {
+      return catalog.current;
+    },
+    refreshProviders: () => catalog.refresh(),
     clock: deps.clock,
     ids: deps.ids,
     logger: deps.logger,
+    agentAccess,
+    reportUsage: (_sessionId, provider, usage) => addUsage(deps.stores, provider, deps.clock.now(), usage),
+    ...(deps.taskOutputDir === undefined ? {} : { taskOutputDir: deps.taskOutputDir }),
     // A worker's relay_tool call (the script agent's `!tool`, a CLI agent's MCP call) runs
     // through the same rules as any other caller's.
     callTool: (sessionId, input) => engine.execute(sessionId, input),
@@ -68,8 +101,14 @@ export function createEngine(given: EngineDeps): Engine {
   const live = createEngineLive({ clock: deps.clock });
   const parts = { deps, runtime, live };
   const engine: Engine = {
-    execute: (callerSessionId, input, options) => executeCall(parts, callerSessionId, input, options),
-    executeFromPeer: (origin, input, options) => executeFromPeer(parts, origin, input, options),
+    execute: async (callerSessionId, input, options) => {
+      await catalog.refresh();
+      return executeCall(parts, callerSessionId, input, options);
+    },
+    executeFromPeer: async (origin, input, options) => {
+      await catalog.refresh();
+      return executeFromPeer(parts, origin, input, options);
+    },
     authenticate: (kind, token) => authenticate(deps, kind, token),
     bindInvite: (invite, relay) => bindInvite(deps, invite, relay),
     isToolEnabled: async () =>
@@ -77,7 +116,7 @@ export function createEngine(given: EngineDeps): Engine {
         agentSessionsEnabled: (await settings()).agentSessions.enabled,
         pairedRelays: await deps.stores.peers.countPeers(),
       }),
-    owner: createOwnerApi(deps, runtime, live, hints),
+    owner: createOwnerApi(deps, runtime, live, hints, catalog),
     peerSubscriptionEvents: (relay, subscriptionId, query) =>
       peerSubscriptionEvents(deps, relay, subscriptionId, query),
     async settleEvents() {
@@ -85,6 +124,7 @@ export function createEngine(given: EngineDeps): Engine {
       await dispatcher.settled();
     },
     async start() {
+      await catalog.refresh();
       await runtime.start();
       dispatcher.start();
       remoteEvents.start();

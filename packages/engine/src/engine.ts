@@ -14,6 +14,7 @@ import type {
   PeerEventsPage,
   PeerEventsQuery,
   PeerOrigin,
+  TaskSummary,
 } from "@oar/schema";
 import type { EventStore, OutboxRecord } from "./ports/event-store";
 import type { FolderResolver } from "./ports/folder-resolver";
@@ -21,7 +22,7 @@ import type { GroupListItem, GroupRecord, GroupStore } from "./ports/group-store
 import type { LeaseStore } from "./ports/lease-store";
 import type { PeerLink } from "./ports/peer-link";
 import type { PeerStore } from "./ports/peer-store";
-import type { Provider } from "./ports/provider";
+import type { Provider, ProviderSource } from "./ports/provider";
 import type { QuestionStore } from "./ports/question-store";
 import type {
   MessageRecord,
@@ -80,7 +81,17 @@ export interface RelayIdentity {
 
 export interface EngineDeps {
   readonly stores: EngineStores;
+  /** The built-in providers; those of `providerSources` join them as the owner's settings make them. */
   readonly providers: readonly Provider[];
+  /** Providers the owner configures in `settings.providers` (command CLIs, Claude Code). */
+  readonly providerSources?: readonly ProviderSource[];
+  /**
+   * This relay's base URL as its own agents reach it (`http://127.0.0.1:8787`): CLI agents get it
+   * with an agent token (OAR_RELAY_URL, the Claude MCP config). Absent, they get no relay access.
+   */
+  readonly relayUrl?: string;
+  /** Where background tasks' output files go (DESIGN §3: under the data dir). */
+  readonly taskOutputDir?: string;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly relay: RelayIdentity;
@@ -133,7 +144,7 @@ export interface OwnerSessionDetail extends OwnerSessionView {
   readonly turns: readonly TurnRecord[];
   readonly inFlight: { readonly turnId: string; readonly text: string } | null;
   readonly pendingQuestions: readonly PendingQuestionView[];
-  readonly tasks: readonly unknown[];
+  readonly tasks: readonly TaskSummary[];
 }
 
 /** An invite as the owner sees it: never the token again, only which relay it belongs to (`null`: unused). */

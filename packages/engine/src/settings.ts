@@ -34,26 +34,67 @@ export async function readSettings(store: SettingsStore): Promise<OwnerSettings>
   return parsed.data;
 }
 
-/** Applies a validated patch (OwnerSettingsPatchSchema) and returns the settings now in force. */
-export async function patchSettings(store: SettingsStore, patch: OwnerSettingsPatch): Promise<OwnerSettings> {
+type ProviderEntries = OwnerSettings["providers"];
+
+/** Shown instead of a provider's API key, which is never shown back (DESIGN §4). */
+const KEY_SHOWN_AS = "apiKeySet";
+
+/**
+ * A patch's entry replaces the provider's, `null` removes it; an entry without `apiKey` keeps the
+ * key already stored, so the owner changes a cap without typing the key again.
+ */
+function mergeProviders(current: ProviderEntries, patch: OwnerSettingsPatch["providers"]) {
+  const merged: Record<string, Record<string, unknown>> = { ...current };
+  const changed: Record<string, Record<string, unknown>> = {};
+  for (const [id, entry] of Object.entries(patch ?? {})) {
+    if (entry === null) {
+      delete merged[id];
+      continue;
+    }
+    const { [KEY_SHOWN_AS]: _shown, ...given } = entry;
+    const kept = current[id]?.apiKey;
+    merged[id] = changed[id] =
+      given.apiKey === undefined && kept !== undefined ? { ...given, apiKey: kept } : given;
+  }
+  return { merged, changed };
+}
+
+/**
+ * Applies a validated patch (OwnerSettingsPatchSchema) and returns the settings now in force;
+ * `checkProviders` refuses provider entries no provider takes as they are.
+ */
+export async function patchSettings(
+  store: SettingsStore,
+  patch: OwnerSettingsPatch,
+  checkProviders: (entries: Readonly<Record<string, unknown>>) => void = () => {},
+): Promise<OwnerSettings> {
   const current = await readSettings(store);
+  const providers = mergeProviders(current.providers, patch.providers);
+  checkProviders(providers.changed);
   const { allowedRoots: _shownNotStored, ...next } = OwnerSettingsSchema.parse({
     ...current,
     ...patch,
     agentSessions: { ...current.agentSessions, ...patch.agentSessions },
-    providers: { ...current.providers, ...patch.providers },
+    providers: providers.merged,
   });
   await store.setSetting(SETTINGS_KEY, next as unknown as JsonValue);
   return next;
 }
 
 /**
- * The settings as the owner sees them: what is stored, and the folders sessions may use. Those
- * come from RELAY_ALLOWED_ROOTS at start (DESIGN §4), so they are shown but never stored.
+ * The settings as the owner sees them: what is stored, API keys only as `apiKeySet`, and the
+ * folders sessions may use. Those come from RELAY_ALLOWED_ROOTS at start (DESIGN §4), so they
+ * are shown but never stored.
  */
 function withAllowedRoots(deps: EngineDeps, settings: OwnerSettings): OwnerSettings {
   const roots = allowedRoots(deps);
-  return { ...settings, ...(roots === undefined ? {} : { allowedRoots: [...roots] }) };
+  const providers = Object.fromEntries(
+    Object.entries(settings.providers).map(([id, { apiKey, ...entry }]) => [
+      id,
+      apiKey === undefined ? entry : { ...entry, [KEY_SHOWN_AS]: true },
+    ]),
+  );
+  return { ...settings, providers, ...(roots === undefined ? {} : { allowedRoots: [...roots] }) };
 }
 
 /** GET /v1/owner/settings. */
@@ -65,6 +106,7 @@ export async function readOwnerSettings(deps: EngineDeps): Promise<OwnerSettings
 export async function patchOwnerSettings(
   deps: EngineDeps,
   patch: OwnerSettingsPatch,
+  checkProviders?: (entries: Readonly<Record<string, unknown>>) => void,
 ): Promise<OwnerSettings> {
-  return withAllowedRoots(deps, await patchSettings(deps.stores.settings, patch));
+  return withAllowedRoots(deps, await patchSettings(deps.stores.settings, patch, checkProviders));
 }

@@ -26,5 +26,7 @@ export async function archive(ctx: ActionContext, call: CallOf<"archive">): Prom
     await stores.sessions.archiveSession({ id: session.id, at });
     await recordSessionGone({ stores, ids, relayName: relay.name }, session, "archived", at);
   });
+  // An archived session runs nothing in the background.
+  await ctx.runtime.endTasks(session.id);
   return { session: session.id, details: "archived", fields: { session: session.id, archived: true } };
 }

@@ -104,6 +104,8 @@ export async function withCaller(ctx: ActionContext): Promise<CallerContext> {
 export interface ActionSuccess {
   /** The session the summary names (R-CALL-10). */
   readonly session?: string;
+  /** The task the summary names after the session (read_task_output). */
+  readonly task?: string;
   /** The summary's text after the colon. */
   readonly details: string;
   readonly fields: object;

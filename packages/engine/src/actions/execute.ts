@@ -16,6 +16,7 @@ import { createSession } from "./create-session";
 import { listRelays } from "./list-relays";
 import { listSessions } from "./list-sessions";
 import { readSession } from "./read-session";
+import { readTaskOutput } from "./read-task-output";
 import { enforce, refusalEnvelope, refuse } from "./refusal";
 import { relayInfo } from "./relay-info";
 import { send } from "./send";
@@ -70,6 +71,8 @@ export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise
       return listSubscriptions(ctx, call);
     case "transfer_subscriptions":
       return transferSubscriptions(ctx, call);
+    case "read_task_output":
+      return readTaskOutput(ctx, call);
     default:
       return Promise.resolve(unsupported(call.action));
   }
@@ -109,6 +112,7 @@ async function respond(
           action: call.action,
           relay: deps.relay.name,
           ...(success.session === undefined ? {} : { session: success.session }),
+          ...(success.task === undefined ? {} : { task: success.task }),
           details: success.details,
         }),
         ignored,

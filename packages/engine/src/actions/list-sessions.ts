@@ -1,4 +1,5 @@
 import type { CallOf } from "@oar/schema";
+import { readableTasks, taskViewContext } from "../tasks/task-views";
 import type { ActionContext, ActionSuccess } from "./context";
 import { groupNamer } from "./groups";
 import { sessionListEntry } from "./session-entry";
@@ -11,7 +12,18 @@ export async function listSessions(
 ): Promise<ActionSuccess> {
   const sessions = await ctx.deps.stores.sessions.listSessions({ scope: call.scope });
   const namer = groupNamer(ctx.deps);
-  const entries = await Promise.all(sessions.map((session) => sessionListEntry(ctx, session, namer)));
+  const [tasks, view] = await Promise.all([
+    readableTasks(
+      ctx.deps,
+      sessions.map((session) => session.id),
+    ),
+    taskViewContext(ctx.deps, ctx.runtime),
+  ]);
+  const entries = await Promise.all(
+    sessions.map((session) =>
+      sessionListEntry(ctx, session, namer, { records: tasks.get(session.id) ?? [], view }),
+    ),
+  );
   return {
     details: `${plural(entries.length, "session")} (${call.scope})`,
     fields: { scope: call.scope, sessions: entries },

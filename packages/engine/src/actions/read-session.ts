@@ -1,6 +1,7 @@
 import { toIso } from "@oar/core";
 import { type CallOf, type GroupMember, LIMITS, type SessionMessage } from "@oar/schema";
 import type { MessageRecord, SessionRecord } from "../ports/session-store";
+import { readableTasks, taskSummary, taskViewContext } from "../tasks/task-views";
 import type { ActionContext, ActionSuccess } from "./context";
 import { groupNamer } from "./groups";
 import { requireSession, sessionState } from "./sessions";
@@ -71,12 +72,14 @@ async function inFlightView(ctx: ActionContext, sessionId: string) {
  */
 export async function readSession(ctx: ActionContext, call: CallOf<"read_session">): Promise<ActionSuccess> {
   const session = await requireSession(ctx, call.session, { allowArchived: true });
-  const [messages, inFlight, questions, group] = await Promise.all([
+  const [messages, inFlight, questions, group, tasks, view] = await Promise.all([
     ctx.deps.stores.sessions.listMessages(session.id, { last: call.last }),
     inFlightView(ctx, session.id),
     // A blocking question lives only while a turn runs: an idle session has none to read.
     session.state === "running_turn" ? ctx.runtime.pendingQuestions(session.id) : Promise.resolve([]),
     groupWithMembers(ctx, session),
+    readableTasks(ctx.deps, [session.id]),
+    taskViewContext(ctx.deps, ctx.runtime),
   ]);
   return {
     session: session.id,
@@ -92,8 +95,7 @@ export async function readSession(ctx: ActionContext, call: CallOf<"read_session
       inFlight,
       pendingQuestions: questions.map(pendingQuestionView),
       messages: messages.map(messageView),
-      // Background tasks arrive with the tasks issue.
-      tasks: [],
+      tasks: (tasks.get(session.id) ?? []).map((task) => taskSummary(task, view)),
       ...(group ? { group } : {}),
       ...(session.mayCreateSessions ? { mayCreateSessions: true } : {}),
     },

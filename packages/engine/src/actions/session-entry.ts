@@ -1,6 +1,8 @@
 import { toIso } from "@oar/core";
 import type { SessionListEntry } from "@oar/schema";
 import type { SessionListItem } from "../ports/session-store";
+import type { TaskRecord } from "../ports/task-store";
+import { type TaskViewContext, taskSummary } from "../tasks/task-views";
 import type { ActionContext } from "./context";
 import type { GroupNamer } from "./groups";
 import { sessionState } from "./sessions";
@@ -10,6 +12,7 @@ export async function sessionListEntry(
   ctx: ActionContext,
   session: SessionListItem,
   namer: GroupNamer,
+  tasks: { readonly records: readonly TaskRecord[]; readonly view: TaskViewContext },
 ): Promise<SessionListEntry> {
   const group = await namer.ref(session);
   return {
@@ -21,8 +24,7 @@ export async function sessionListEntry(
     cwd: session.cwd,
     lastActivityAt: toIso(session.lastActivityAt),
     messageCount: session.messageCount,
-    // Background tasks arrive with the tasks issue.
-    tasks: [],
+    tasks: tasks.records.map((task) => taskSummary(task, tasks.view)),
     ...(group ? { group } : {}),
     ...(session.createdBy !== null && session.viaAgent !== null
       ? { viaAgent: { id: session.createdBy.session, title: session.viaAgent } }

@@ -1,5 +1,6 @@
 import type { EngineDeps, OwnerApi } from "../engine";
 import { createEngineLive, type EngineLive } from "../live";
+import type { ProviderCatalog } from "../provider-catalog";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { patchOwnerSettings, readOwnerSettings } from "../settings";
 import { createEventHints, type EventHints } from "../watching/event-hints";
@@ -28,19 +29,31 @@ export function createOwnerApi(
   runtime: SessionRuntime,
   live: EngineLive = createEngineLive({ clock: deps.clock }),
   hints: EventHints = createEventHints(),
+  catalog?: ProviderCatalog,
 ): OwnerApi {
   const ctx: OwnerContext = { deps, runtime, live };
+  // The verbs that name providers see those the settings define now, not a second ago.
+  const fresh =
+    <A extends unknown[], R>(verb: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await catalog?.refresh();
+      return verb(...args);
+    };
   return {
-    createSession: (body) => createOwnerSession(ctx, body),
+    createSession: fresh((body) => createOwnerSession(ctx, body)),
     listSessions: (options) => listOwnerSessions(ctx, options?.scope),
     getSession: (id) => sessionDetail(ctx, id),
-    patchSession: (id, body) => patchOwnerSession(ctx, id, body),
-    postMessage: (id, text) => postOwnerMessage(ctx, id, text),
+    patchSession: fresh((id, body) => patchOwnerSession(ctx, id, body)),
+    postMessage: fresh((id, text) => postOwnerMessage(ctx, id, text)),
     archiveSession: (id) => archiveOwnerSession(ctx, id),
     killSession: (id) => killOwnerSession(ctx, id),
     deleteSession: (id) => deleteOwnerSession(ctx, id),
     getSettings: () => readOwnerSettings(deps),
-    patchSettings: (patch) => patchOwnerSettings(deps, patch),
+    patchSettings: async (patch) => {
+      const settings = await patchOwnerSettings(deps, patch, catalog?.checkEntries);
+      await catalog?.refresh();
+      return settings;
+    },
     listGroups: () => listOwnerGroups(ctx),
     createGroup: (body) => createOwnerGroup(ctx, body),
     renameGroup: (id, name) => renameOwnerGroup(ctx, id, name),

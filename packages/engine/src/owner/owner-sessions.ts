@@ -251,6 +251,10 @@ export async function archiveOwnerSession(ctx: OwnerContext, id: string): Promis
       await recordSessionGone({ stores, ids, relayName: relay.name }, archived, "archived", at);
     }
     return archived;
+  }).then(async (archived) => {
+    // An archived session runs nothing in the background.
+    await ctx.runtime.endTasks(id);
+    return archived;
   });
 }
 

@@ -1,7 +1,9 @@
 import { groupBy } from "@oar/core";
 import { type SubscriptionRecord, watches } from "@oar/scheduler";
+import type { TaskSummary } from "@oar/schema";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type { MessageRecord, SessionListItem, SessionRecord, TurnRecord } from "../ports/session-store";
+import { readableTasks, taskSummary, taskViewContext } from "../tasks/task-views";
 import { type OwnerContext, requireSession } from "./owner-context";
 
 /** R-UI-03: `via agent · "title"`, where title names the conversation whose agent started it. */
@@ -158,6 +160,15 @@ async function turnsOf(
   return [...byId.values()].sort((a, b) => a.queuedAt - b.queuedAt);
 }
 
+/** The session's tasks as an agent's read_session shows them: running, or ended within the hour. */
+async function ownerTasks(ctx: OwnerContext, id: string): Promise<TaskSummary[]> {
+  const [tasks, view] = await Promise.all([
+    readableTasks(ctx.deps, [id]),
+    taskViewContext(ctx.deps, ctx.runtime),
+  ]);
+  return (tasks.get(id) ?? []).map((task) => taskSummary(task, view));
+}
+
 export async function sessionDetail(ctx: OwnerContext, id: string): Promise<OwnerSessionDetail> {
   const session = await requireSession(ctx, id);
   const messages = await ctx.deps.stores.sessions.listMessages(id);
@@ -167,7 +178,6 @@ export async function sessionDetail(ctx: OwnerContext, id: string): Promise<Owne
     turns: await turnsOf(ctx, id, messages),
     inFlight: ctx.runtime.inFlight(id),
     pendingQuestions: await ctx.runtime.pendingQuestions(id),
-    // Background tasks come with the tasks issue.
-    tasks: [],
+    tasks: await ownerTasks(ctx, id),
   };
 }

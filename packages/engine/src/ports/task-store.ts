@@ -22,6 +22,8 @@ export interface TaskRecord {
   readonly counts: TestCounts | null;
   /** The relay process running it (its lease, DESIGN §9): when that process is gone, the task is lost. */
   readonly runner: string | null;
+  /** The process group of a shell task (its leader's pid); `null` for tasks without a process. */
+  readonly pid: number | null;
   readonly startedAt: number;
   readonly lastOutputAt: number | null;
   readonly endedAt: number | null;

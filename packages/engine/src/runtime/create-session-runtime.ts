@@ -1,14 +1,19 @@
+import { mkdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Clock, type IdGenerator, type Logger, RelayError, silentLogger } from "@oar/core";
 import type { EngineStores } from "../engine";
 import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import { readSettings } from "../settings";
+import { createTaskHost } from "../tasks/task-host";
+import { killLostGroup } from "../tasks/task-process";
 import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
 import { createQueueDriver } from "./queue-driver";
 import { recoverAtStart, recoverExpiredRunners, undrivenQueues } from "./recovery";
 import { createRunnerLease } from "./runner-lease";
 import { createRunningTurns } from "./running-turns";
-import type { RuntimeContext } from "./runtime-context";
+import { errorMessage, type RuntimeContext } from "./runtime-context";
 import type { SessionRuntime } from "./session-runtime";
 import { createSnapshots } from "./turn-snapshot";
 import { createTurnWatch } from "./turn-watch";
@@ -20,6 +25,8 @@ export interface SessionRuntimeOptions {
   /** This relay's name, for the outbox's events; default "this". */
   readonly relayName?: string;
   readonly providers: readonly Provider[];
+  /** Brings `providers` up to date with the owner's settings before a worker starts. */
+  readonly refreshProviders?: () => Promise<void>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger?: Logger;
@@ -29,6 +36,10 @@ export interface SessionRuntimeOptions {
   readonly agentAccess?: (sessionId: string) => Promise<AgentAccess | null>;
   /** Counts a turn's cost and tokens toward its provider's usage (§10); default: not counted. */
   readonly reportUsage?: (sessionId: string, provider: string, usage: TurnUsage) => Promise<void>;
+  /** Where background tasks' output files go (DESIGN §3: under the data dir); default a folder in the system's temp dir. */
+  readonly taskOutputDir?: string;
+  /** Ends a task group a relay before this one left running; default: SIGKILL to the group, when /proc shows it is that task's. */
+  readonly killLostTask?: (pid: number, taskId: string) => Promise<boolean>;
   /** The max turn duration in seconds (R-WST-04); default: the owner setting `maxTurnSeconds`. */
   readonly maxTurnSeconds?: () => Promise<number>;
   /**
@@ -46,26 +57,20 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
   const ctx: RuntimeContext = {
     stores: options.stores,
     relayName: options.relayName ?? "this",
-    providers: options.providers,
+    // Read through, so that providers the owner adds while the relay runs are seen.
+    get providers() {
+      return options.providers;
+    },
+    refreshProviders: options.refreshProviders ?? (async () => {}),
     clock: options.clock,
     ids: options.ids,
     logger: options.logger ?? silentLogger,
     callTool: options.callTool,
     agentAccess: options.agentAccess ?? (async () => null),
     reportUsage: options.reportUsage ?? (async () => {}),
-    tasks: {
-      start: async () => {
-        throw new RelayError(
-          "REMOTE_RELAY_UNSUPPORTED",
-          "Background tasks are not available on this relay yet.",
-        );
-      },
-      wait: async () => {
-        throw new RelayError(
-          "REMOTE_RELAY_UNSUPPORTED",
-          "Background tasks are not available on this relay yet.",
-        );
-      },
+    // The host is made on this context, so the context hands it out once it exists.
+    get tasks() {
+      return tasks;
     },
     maxTurnSeconds:
       options.maxTurnSeconds ?? (async () => (await readSettings(options.stores.settings)).maxTurnSeconds),
@@ -73,6 +78,12 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     sharedStore: options.sharedStore ?? false,
     runner: () => lease.current(),
   };
+  const outputDir = options.taskOutputDir ?? join(tmpdir(), "oar-relay-tasks");
+  const tasks = createTaskHost(ctx, {
+    outputDir,
+    killLost: options.killLostTask ?? killLostGroup,
+    removeFile: (path) => rm(path, { force: true }),
+  });
   const { sessions } = ctx.stores;
   const waiters = createWakeups();
   const running = createRunningTurns();
@@ -98,6 +109,11 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
       }
     },
     async beat() {
+      await tasks
+        .sweep()
+        .catch((error: unknown) =>
+          ctx.logger.warn("Old task output could not be removed.", { error: errorMessage(error) }),
+        );
       const recovered = await recoverExpiredRunners(ctx, lease.current()?.lease);
       kickAll(recovered);
       // A queue whose process died, or whose kick was lost, is driven from here.
@@ -167,12 +183,13 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     },
 
     async stopTurn(sessionId) {
+      const endingTasks = tasks.endSession(sessionId);
       const turn = running.ofSession(sessionId);
       if (!turn || turn.stopReason !== null) {
-        return false;
+        return (await endingTasks) > 0;
       }
       turn.stop({ kind: "stop" });
-      await turn.settled;
+      await Promise.all([turn.settled, endingTasks]);
       return true;
     },
 
@@ -181,9 +198,15 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
       // The worker is forgotten before the turn ends, so that the next turn starts a new one.
       const closing = workers.close(sessionId);
       turn?.stop({ kind: "kill" });
-      await closing;
+      await Promise.all([closing, tasks.endSession(sessionId)]);
       await turn?.settled;
     },
+
+    async endTasks(sessionId) {
+      await tasks.endSession(sessionId);
+    },
+
+    taskLastOutputAt: (taskId) => tasks.lastOutputAt(taskId),
 
     pendingQuestions: (sessionId) => questions.pending(sessionId),
 
@@ -195,6 +218,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         return;
       }
       started = true;
+      await mkdir(outputDir, { recursive: true });
       await recoverAtStart(ctx);
       await lease.start();
       if (ctx.sharedStore) {
@@ -212,7 +236,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         turn.stop({ kind: "shutdown" });
       }
       await waits.endAll();
-      await workers.closeAll();
+      await Promise.all([workers.closeAll(), tasks.closeAll()]);
       await queues.drained();
       // Last: another process may recover the turns left running from now on.
       await lease.close();

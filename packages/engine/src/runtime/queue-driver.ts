@@ -1,5 +1,6 @@
 import type { TurnOutcome } from "../ports/provider";
 import type { TurnRecord } from "../ports/session-store";
+import { settledState } from "../tasks/session-state";
 import type { Wakeups } from "../wakeups";
 import { recordTurnEnded, recordTurnStarted } from "../watching/outbox";
 import type { BlockingQuestions } from "./blocking-questions";
@@ -68,9 +69,9 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
           const session = await stores.sessions.getSession(record.sessionId);
           await recordTurnEnded(writer(stores), ended, session?.title ?? "");
           await stores.questions.endBlockingQuestionsOfTurn({ turnId: record.id, at: endedAt });
-          if ((await stores.sessions.listActiveTurns({ sessionId: record.sessionId })).length === 0) {
-            await stores.sessions.updateSession(record.sessionId, { state: "idle" });
-          }
+          await stores.sessions.updateSession(record.sessionId, {
+            state: await settledState(stores, record.sessionId),
+          });
         }),
       );
     try {
@@ -111,6 +112,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
         }),
       );
       const prompt = found.prompt?.text ?? "";
+      await ctx.refreshProviders();
       return await runTurn(ctx, {
         turn,
         provider: session.provider,

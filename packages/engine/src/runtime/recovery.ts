@@ -1,5 +1,6 @@
 import type { EngineStores } from "../engine";
 import type { TurnRecord } from "../ports/session-store";
+import { settledState } from "../tasks/session-state";
 import { recordTurnEnded } from "../watching/outbox";
 import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
@@ -24,9 +25,7 @@ async function failTurns(
     await recordTurnEnded({ stores, ids: ctx.ids, relayName: ctx.relayName }, turn, session?.title ?? "");
   }
   for (const sessionId of new Set(failed.map((turn) => turn.sessionId))) {
-    if ((await stores.sessions.listActiveTurns({ sessionId })).length === 0) {
-      await stores.sessions.updateSession(sessionId, { state: "idle" });
-    }
+    await stores.sessions.updateSession(sessionId, { state: await settledState(stores, sessionId) });
   }
   return failed;
 }
@@ -42,16 +41,16 @@ export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
   await ctx.stores.transaction(async (stores) => {
     if (ctx.sharedStore) {
       await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now, runner: null });
+      await ctx.tasks.failLost(stores, { runner: null, at: now });
       return;
     }
     await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now });
+    await ctx.tasks.failLost(stores, { at: now });
     const stale = (await stores.sessions.listSessions({ scope: "all" })).filter(
-      (session) => session.state === "running_turn",
+      (session) => session.state !== "idle",
     );
     for (const session of stale) {
-      if ((await stores.sessions.listActiveTurns({ sessionId: session.id })).length === 0) {
-        await stores.sessions.updateSession(session.id, { state: "idle" });
-      }
+      await stores.sessions.updateSession(session.id, { state: await settledState(stores, session.id) });
     }
   });
 }
@@ -73,6 +72,7 @@ export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | u
       if (!(await stores.leases.retireLease({ name: lease.name, fencingToken: lease.fencingToken, now }))) {
         return [];
       }
+      await ctx.tasks.failLost(stores, { runner: lease.name, at: now });
       return failTurns(ctx, stores, { error: RUNNER_GONE_MESSAGE, endedAt: now, runner: lease.name });
     });
     if (failed.length > 0) {

@@ -1,7 +1,8 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
 import type { EngineStores } from "../engine";
-import type { AgentAccess, Provider, TaskEnd, TaskSpec, TurnUsage } from "../ports/provider";
+import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import type { TurnRunner } from "../ports/session-store";
+import type { TaskHost } from "../tasks/task-host";
 
 /** What every part of the runtime works with: the options, resolved. */
 export interface RuntimeContext {
@@ -9,6 +10,8 @@ export interface RuntimeContext {
   /** This relay's name (a prompt's provenance names it when one of its own agents sent it). */
   readonly relayName: string;
   readonly providers: readonly Provider[];
+  /** Brings `providers` up to date with the owner's settings (command CLIs they define). */
+  readonly refreshProviders: () => Promise<void>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -17,8 +20,8 @@ export interface RuntimeContext {
   readonly agentAccess: (sessionId: string) => Promise<AgentAccess | null>;
   /** Counts a turn's cost and tokens toward its provider's usage (§10). */
   readonly reportUsage: (sessionId: string, provider: string, usage: TurnUsage) => Promise<void>;
-  /** The session's background tasks (§13). */
-  readonly tasks: TurnTasks;
+  /** The sessions' background tasks run by this process (§13). */
+  readonly tasks: TaskHost;
   readonly maxTurnSeconds: () => Promise<number>;
   /** Other relay processes use the same stores (DESIGN §9): recover by lease, poll for their changes. */
   readonly sharedStore: boolean;
@@ -26,12 +29,6 @@ export interface RuntimeContext {
   readonly runner: () => TurnRunner | undefined;
   /** After close() nothing is written any more: the stores' owner closes them next. */
   readonly isClosed: () => boolean;
-}
-
-/** Background tasks as a turn starts and waits for them. */
-export interface TurnTasks {
-  start(turn: { readonly sessionId: string; readonly turnId: string }, spec: TaskSpec): Promise<string>;
-  wait(sessionId: string, name: string, signal: AbortSignal): Promise<TaskEnd>;
 }
 
 export function errorMessage(error: unknown): string {

@@ -66,10 +66,20 @@ export interface SessionRuntime {
   turnOfMessage(messageId: string): Promise<TurnRecord | null>;
   /** The reply being written in the session, if a turn runs. */
   inFlight(sessionId: string): { readonly turnId: string; readonly text: string } | null;
-  /** Stops the running turn (R-STOP-01); `false` when nothing was running (R-STOP-02). */
+  /**
+   * Stops the running turn (R-STOP-01) and the session's background tasks run here; `false` when
+   * nothing was running (R-STOP-02).
+   */
   stopTurn(sessionId: string): Promise<boolean>;
-  /** Kill session: closes the worker (its running turn ends as `stopped`) and starts a new one for the next turn. */
+  /**
+   * Kill session: closes the worker (its running turn ends as `stopped`, its tasks end) and starts
+   * a new one for the next turn.
+   */
   killWorker(sessionId: string): Promise<void>;
+  /** Ends the session's background tasks run here (archive, delete): `stopped`, their groups gone. */
+  endTasks(sessionId: string): Promise<void>;
+  /** The last output this process saw of a task it runs; `undefined` for a task it does not run. */
+  taskLastOutputAt(taskId: string): number | null | undefined;
   pendingQuestions(sessionId: string): Promise<PendingQuestionView[]>;
   /** Answers a blocking question card; `false` when it was no longer pending. */
   answerQuestion(questionId: string, answer: QuestionAnswer): Promise<boolean>;

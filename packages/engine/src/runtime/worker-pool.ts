@@ -26,7 +26,7 @@ export function drivenFromOutsideError(sessionId: string, provider: string): Rel
 }
 
 export function createWorkerPool(ctx: RuntimeContext): WorkerPool {
-  const workers = new Map<string, { readonly provider: string; readonly worker: Worker }>();
+  const workers = new Map<string, { readonly provider: Provider; readonly worker: Worker }>();
 
   const closeWorker = async (sessionId: string, worker: Worker) => {
     try {
@@ -38,22 +38,28 @@ export function createWorkerPool(ctx: RuntimeContext): WorkerPool {
 
   return {
     acquire(session) {
+      const provider = findProvider(ctx.providers, session.provider);
       const current = workers.get(session.id);
-      if (current && current.provider === session.provider) {
+      if (current && current.provider === provider) {
         return current.worker;
       }
       if (current) {
-        // The session moved to another provider: its old worker has nothing left to do.
+        // The session moved to another provider, or the owner changed its definition: the old
+        // worker has nothing left to do.
         workers.delete(session.id);
         void closeWorker(session.id, current.worker);
       }
-      const provider = findProvider(ctx.providers, session.provider);
       if (!provider) {
         throw new RelayError(
           "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
           `Provider "${session.provider}" is not available on this relay, so session ${session.id} cannot run a turn.`,
           { context: { session: session.id, provider: session.provider } },
         );
+      }
+      if (provider.info.notConfigured !== undefined) {
+        throw new RelayError("REMOTE_RELAY_PROVIDER_UNAVAILABLE", provider.info.notConfigured, {
+          context: { session: session.id, provider: session.provider },
+        });
       }
       const worker = provider.startWorker({
         id: session.id,
@@ -67,7 +73,7 @@ export function createWorkerPool(ctx: RuntimeContext): WorkerPool {
       if (!worker) {
         throw drivenFromOutsideError(session.id, session.provider);
       }
-      workers.set(session.id, { provider: session.provider, worker });
+      workers.set(session.id, { provider, worker });
       return worker;
     },
 

@@ -19,6 +19,7 @@ function task(id: string, overrides: Partial<NewTask> = {}): NewTask {
     command: "npm test",
     outputPath: `/data/tasks/${id}.log`,
     runner: "relay-a",
+    pid: 4242,
     startedAt: T0,
     ...overrides,
   };

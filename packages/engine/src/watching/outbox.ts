@@ -2,6 +2,7 @@ import { type IdGenerator, toIso as iso } from "@oar/core";
 import { type OutboxEvent, TURN_END_TEXT_MAX } from "@oar/schema";
 import type { EngineStores } from "../engine";
 import type { SessionRecord, TurnRecord } from "../ports/session-store";
+import type { TaskRecord } from "../ports/task-store";
 
 /**
  * The lifecycle events (DESIGN §9), each appended by the caller inside the transaction of the
@@ -154,6 +155,62 @@ export async function recordQuestionAnswered(
       choice: question.choice,
       dismissed: false,
       via,
+    },
+  });
+}
+
+/** What the agent's view and the events call a task's kind (R-RTO-06: `local_bash`). */
+export function taskType(kind: TaskRecord["kind"]): string {
+  return kind === "shell" ? "local_bash" : kind === "subagent" ? "local_agent" : "monitor";
+}
+
+export async function recordTaskStarted(
+  writer: OutboxWriter,
+  task: TaskRecord,
+  session: Pick<SessionRecord, "id" | "title">,
+): Promise<void> {
+  const id = `${task.id}.started`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "task_started",
+      ...about(id, session, task.startedAt),
+      task_id: task.id,
+      description: task.description,
+      type: taskType(task.kind),
+    },
+  });
+}
+
+/**
+ * A task's end: `task_failed` (a non-zero exit, a lost process), else `subagent_finished` for a
+ * background agent and `task_finished` for a command. A stopped task writes nothing: whoever stopped it knows.
+ */
+export async function recordTaskEnded(
+  writer: OutboxWriter,
+  task: TaskRecord,
+  session: Pick<SessionRecord, "id" | "title">,
+): Promise<void> {
+  if (task.status === "stopped" || task.status === "running") {
+    return;
+  }
+  const id = `${task.id}.end`;
+  const kind =
+    task.status === "failed"
+      ? "task_failed"
+      : task.kind === "subagent"
+        ? "subagent_finished"
+        : "task_finished";
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind,
+      ...about(id, session, task.endedAt ?? task.startedAt),
+      task_id: task.id,
+      description: task.description,
+      exitCode: task.exitCode,
     },
   });
 }

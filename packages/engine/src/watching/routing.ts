@@ -191,7 +191,12 @@ async function noticeAllIdle(
   if (asking.length === 0) {
     return;
   }
-  const active = new Set((await ctx.stores.sessions.listActiveTurns()).map((turn) => turn.sessionId));
+  // Background tasks keep a session busy too (R-LSES-02 background_only).
+  const [turns, tasks] = await Promise.all([
+    ctx.stores.sessions.listActiveTurns(),
+    ctx.stores.tasks.listRunningTasks(),
+  ]);
+  const active = new Set([...turns, ...tasks].map((work) => work.sessionId));
   // Read once for every `all` subscription of this event, not once each.
   let live: Promise<string[]> | undefined;
   const liveSessions = () => {
@@ -308,6 +313,14 @@ export async function routeEvents(
     readonly around: SubscriptionRecord[];
   }[] = [];
   for (const record of relevant) {
+    if (record.kind === "task_started" && record.sessionId !== null) {
+      // A command can go quiet: subscriptions watching for stalls check it in time.
+      const session = record.sessionId;
+      stallChecks.push({
+        around: candidates(reads, record, ended).filter((s) => watches(s, session)),
+        startedAt: record.at,
+      });
+    }
     if (record.kind === "turn_started") {
       const session = record.sessionId;
       if (session !== null) {

@@ -12,7 +12,7 @@ const CLAIMED_PER_PASS = 100;
 async function tick(stores: EngineStores, subscription: SubscriptionRecord, now: number): Promise<boolean> {
   const watched = await watchedSessionIds(stores, subscription);
   const watchedSet = new Set(watched);
-  const running = (await stores.sessions.listActiveTurns())
+  const turns = (await stores.sessions.listActiveTurns())
     .filter((turn) => turn.status === "running" && turn.startedAt !== null && watchedSet.has(turn.sessionId))
     .map((turn) => ({
       id: turn.id,
@@ -20,6 +20,12 @@ async function tick(stores: EngineStores, subscription: SubscriptionRecord, now:
       startedAt: turn.startedAt as number,
       lastOutputAt: turn.lastOutputAt,
     }));
+  // Commands go quiet too (a background agent writes no output to watch).
+  const tasks = (await stores.tasks.listRunningTasks()).filter(
+    (task) => task.kind !== "subagent" && watchedSet.has(task.sessionId),
+  );
+  const running = [...turns, ...tasks];
+  const taskOf = new Map(tasks.map((task) => [task.id, task]));
   const plan = planTick(subscription, running, now);
   const sessions =
     plan.heartbeatSlot === null && plan.stalled.length === 0
@@ -29,8 +35,9 @@ async function tick(stores: EngineStores, subscription: SubscriptionRecord, now:
         );
   const titleOf = (id: string) => sessions.find((session) => session.id === id)?.title ?? "";
   for (const work of plan.stalled) {
-    // One stalled event per silence of a turn and subscription: the id makes a second one a no-op.
+    // One stalled event per silence of a turn or task and subscription: the id makes a second one a no-op.
     const id = `${subscription.id}.stalled.${work.id}.${work.silentSince}`;
+    const task = taskOf.get(work.id);
     await stores.events.appendEvent({
       id,
       sessionId: work.sessionId,
@@ -43,6 +50,7 @@ async function tick(stores: EngineStores, subscription: SubscriptionRecord, now:
         session: work.sessionId,
         title: titleOf(work.sessionId),
         minutes: subscription.stalledMinutes,
+        ...(task === undefined ? {} : { task_id: task.id, description: task.description }),
       },
       at: now,
     });

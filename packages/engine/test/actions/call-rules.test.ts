@@ -105,7 +105,6 @@ describe("call rules on this relay", () => {
   });
 
   it.each([
-    { action: "read_task_output", relay: "this", session: "ses_x", task_id: "tsk_1" },
     { action: "schedule", title: "t", text: "x", every_minutes: 5 },
     { action: "list_schedules" },
     { action: "unschedule", schedule_id: "sch_1" },

@@ -14,6 +14,8 @@ const ALLOWED_ROOTS_READ_ONLY =
   "read-only: the folders sessions may use are set by RELAY_ALLOWED_ROOTS when the relay starts.";
 /** Per-provider configuration is the provider's business; the contract only fixes its place. */
 const providers = z.record(z.string(), z.record(z.string(), z.unknown()));
+/** A patch's entry replaces the provider's; `null` removes it (DESIGN §4). */
+const providersPatch = z.record(z.string(), z.record(z.string(), z.unknown()).nullable());
 
 /**
  * GET /v1/owner/settings; parsing `{}` gives the defaults. Agent sessions start enabled so the
@@ -49,7 +51,7 @@ export const OwnerSettingsPatchSchema = storableBody(
       acceptPromptsFromOtherRelays: z.boolean().optional(),
       quietAfterMinutes: quietAfterMinutes.optional(),
       maxTurnSeconds: maxTurnSeconds.optional(),
-      providers: providers.optional(),
+      providers: providersPatch.optional(),
       allowedRoots: z.never({ error: ALLOWED_ROOTS_READ_ONLY }).optional(),
     })
     .refine(hasAnyField, { error: "The body names no setting to change." }),

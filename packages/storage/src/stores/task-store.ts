@@ -21,6 +21,7 @@ function toTask(row: TaskRow): TaskRecord {
     outputPath: row.outputPath,
     counts: row.counts as TestCounts | null,
     runner: row.runner,
+    pid: row.pid,
     startedAt: toMs(row.startedAt),
     lastOutputAt: toMsOrNull(row.lastOutputAt),
     endedAt: toMsOrNull(row.endedAt),

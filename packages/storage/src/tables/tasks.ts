@@ -26,6 +26,8 @@ export const tasks = pgTable(
     counts: jsonb("counts").$type<JsonObject>(),
     // The lease of the relay process running it (DESIGN §9): once that lease is gone, so is the task.
     runner: text("runner"),
+    // The process group of a shell task: a restarted relay ends what its predecessor left running.
+    pid: integer("pid"),
     startedAt: instant("started_at").notNull(),
     lastOutputAt: instant("last_output_at"),
     endedAt: instant("ended_at"),
