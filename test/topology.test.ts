@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 // The import direction of DESIGN §2: each package may depend on the packages and libraries listed
 // here and nothing else. A new edge is a design change: change DESIGN.md first, then this table.
-const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[] }> = {
+const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly?: string[] }> = {
   "@oar/schema": { runtime: ["zod"] },
   "@oar/core": { runtime: ["@oar/schema", "nanoid"] },
   "@oar/permissions": { runtime: ["@oar/schema", "@oar/core"] },
@@ -17,7 +17,11 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[] }> = {
     typeOnly: ["@oar/engine", "@oar/permissions", "@oar/scheduler"],
   },
   "@oar/engine": { runtime: ["@oar/schema", "@oar/core", "@oar/permissions", "@oar/scheduler"] },
-  "@oar/providers": { runtime: ["@oar/schema", "@oar/core", "@oar/engine"] },
+  "@oar/providers": {
+    runtime: ["@oar/schema", "@oar/core", "@oar/engine"],
+    // The Claude Code providers are tested against the real CLI calling a real MCP server.
+    testOnly: ["@anthropic-ai/claude-code", "@modelcontextprotocol/sdk"],
+  },
   "@oar/relay": {
     runtime: [
       "@oar/schema",
@@ -113,7 +117,14 @@ function dependencyProblems(manifest: Workspace["manifest"]): string[] {
     }
   }
   for (const dep of Object.keys(manifest.devDependencies ?? {})) {
-    if (!(TOOLING.has(dep) || rule.runtime.includes(dep) || rule.typeOnly?.includes(dep))) {
+    if (
+      !(
+        TOOLING.has(dep) ||
+        rule.runtime.includes(dep) ||
+        rule.typeOnly?.includes(dep) ||
+        rule.testOnly?.includes(dep)
+      )
+    ) {
       problems.push(`${name} must not have the devDependency ${dep}`);
     }
   }

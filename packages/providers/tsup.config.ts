@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup";
 import { packageBuild } from "../../tsup.shared.ts";
 
-export default defineConfig(packageBuild(["src/index.ts"], "node"));
+export default defineConfig(packageBuild(["src/index.ts", "src/testing/index.ts"], "node"));

@@ -1,7 +1,24 @@
+export { findClaudeBinary } from "./claude/claude-binary";
+export { PERMISSION_MODE_OF, RELAY_MCP_TOOL } from "./claude/claude-invocation";
+export { CLAUDE_EFFORTS, CLAUDE_MODELS, CLAUDE_PROVIDER_INFO } from "./claude/claude-models";
+export { type ClaudeProviderSourceOptions, claudeProviderSource } from "./claude/claude-provider-source";
+export {
+  CLAUDE_API_NOT_CONFIGURED,
+  CLAUDE_API_PROVIDER_ID,
+  CLAUDE_PROVIDER_ID,
+  MAX_MONTHLY_CAP_USD,
+} from "./claude/claude-settings";
+export { type CommandProviderOptions, createCommandProvider } from "./command/command-provider";
+export { commandProviderSource } from "./command/command-source";
+export {
+  type CommandProviderDefinition,
+  parseCommandDefinition,
+  RESERVED_PROVIDER_IDS,
+} from "./command/definition";
+export { COMMAND_PLACEHOLDERS } from "./command/placeholders";
 export { createExternalProvider, EXTERNAL_PROVIDER_INFO } from "./external/external-provider";
 export { MAX_SCRIPT_SLEEP_MS, parseScript, type ScriptPlan, type ScriptStep } from "./script/directives";
 export {
-  backgroundNotAvailableMessage,
   runScriptTurn,
   scriptProblemsMessage,
   sleepUnlessAborted,

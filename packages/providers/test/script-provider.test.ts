@@ -135,19 +135,35 @@ describe("script provider (DESIGN §5)", () => {
     expect(run.toolCalls).toEqual([]);
   });
 
-  it.each([
-    ["!task build :: npm test", "!task"],
-    ["!wait-task build", "!wait-task"],
-    ["!subagent scout 100", "!subagent"],
-  ])("ends the turn error for %s: background tasks are not available yet", async (prompt, directive) => {
-    const run = runScript(`!reply started\n${prompt}\n!reply never`);
+  it("starts tasks and subagents, waits for a task, and says each in the reply, in order", async () => {
+    const run = runScript(
+      "Build it.\n!task build :: npm test\n!subagent scout 100\n!wait-task build\n!reply done",
+    );
     const outcome = await run.outcome;
-    expect(outcome).toMatchObject({ status: "error", reply: "started" });
-    if (outcome.status === "error") {
-      expect(outcome.error).toBe(
-        `${directive} needs background tasks, which this relay does not offer yet (they come with the tasks issue); the script stopped there.`,
-      );
-    }
+    expect(outcome).toEqual({
+      status: "done",
+      reply:
+        "done\ntask build started: task_1\nsubagent scout started: task_2\ntask build finished (exit code 0)",
+    });
+    expect(run.io.tasks).toEqual([
+      { kind: "shell", name: "build", command: "npm test" },
+      { kind: "subagent", name: "scout", ms: 100 },
+    ]);
+    expect(run.io.waitedTasks).toEqual(["build"]);
+  });
+
+  it("ends the turn error with the relay's refusal when a task cannot start", async () => {
+    const clock = new FakeClock();
+    const io = createRecordingTurnIO({ clock });
+    const worker = createScriptProvider().startWorker(session);
+    const refused = Object.assign(io, {
+      startTask: async () => {
+        throw new Error('Session ses_1 already runs a task named "build".');
+      },
+    });
+    await expect(
+      worker?.runTurn(turnInput("!reply a\n!task build :: make\n!reply b"), refused),
+    ).rejects.toThrow('already runs a task named "build"');
   });
 });
 

@@ -6,10 +6,6 @@ export function scriptProblemsMessage(problems: readonly string[]): string {
   return `The script has ${problems.length === 1 ? "a problem" : "problems"}, so none of it ran:\n${problems.join("\n")}`;
 }
 
-export function backgroundNotAvailableMessage(directive: string): string {
-  return `!${directive} needs background tasks, which this relay does not offer yet (they come with the tasks issue); the script stopped there.`;
-}
-
 /** Resolves `true` after `ms` of the clock's time, `false` as soon as the signal aborts. */
 export function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,8 +31,8 @@ function answerLine(answer: QuestionAnswer): string {
 
 /**
  * Runs a prompt's directives in order. The reply is the `!reply` text (several joined by
- * newlines), else `echo: ` and the plain lines, followed by the `answer:` and `!tool` result
- * lines in the order they came. Pieces are streamed as they come.
+ * newlines), else `echo: ` and the plain lines, followed by the `answer:`, `!tool` result and
+ * task lines in the order they came. Pieces are streamed as they come.
  */
 export async function runScriptTurn(input: TurnInput, io: TurnIO): Promise<TurnOutcome> {
   const parsed = parseScript(input.prompt);
@@ -91,6 +87,12 @@ interface StepState {
 /** How a step ended the turn early; nothing when the script goes on. */
 type StepEnd = { readonly kind: "stopped" } | { readonly kind: "error"; readonly message: string };
 
+/** A line of the reply after the `!reply` text: an answer, a tool result, a task's start or end. */
+function addLine(state: StepState, line: string): void {
+  state.lines.push(line);
+  state.stream(line);
+}
+
 async function runStep(step: ScriptStep, io: TurnIO, state: StepState): Promise<StepEnd | undefined> {
   switch (step.kind) {
     case "reply":
@@ -101,21 +103,29 @@ async function runStep(step: ScriptStep, io: TurnIO, state: StepState): Promise<
       return (await sleepUnlessAborted(io.clock, step.ms, io.signal)) ? undefined : { kind: "stopped" };
     case "error":
       return { kind: "error", message: step.message };
-    case "ask": {
-      const line = answerLine(await io.askUser({ text: step.question, options: step.options }));
-      state.lines.push(line);
-      state.stream(line);
+    case "ask":
+      addLine(state, answerLine(await io.askUser({ text: step.question, options: step.options })));
+      return undefined;
+    case "tool":
+      addLine(state, JSON.stringify(await io.callTool(step.call)));
+      return undefined;
+    case "task": {
+      const taskId = await io.startTask({ kind: "shell", name: step.name, command: step.command });
+      addLine(state, `task ${step.name} started: ${taskId}`);
       return undefined;
     }
-    case "tool": {
-      const line = JSON.stringify(await io.callTool(step.call));
-      state.lines.push(line);
-      state.stream(line);
+    case "subagent": {
+      const taskId = await io.startTask({ kind: "subagent", name: step.name, ms: step.ms });
+      addLine(state, `subagent ${step.name} started: ${taskId}`);
       return undefined;
     }
-    case "task":
-    case "wait-task":
-    case "subagent":
-      return { kind: "error", message: backgroundNotAvailableMessage(step.kind) };
+    case "wait-task": {
+      const end = await io.waitTask(step.name);
+      addLine(
+        state,
+        `task ${step.name} ${end.status}${end.exitCode === null ? "" : ` (exit code ${end.exitCode})`}`,
+      );
+      return undefined;
+    }
   }
 }
