@@ -7,12 +7,14 @@ import { loadConfig } from "./config";
 const USAGE = `Usage: oar-relay start
 
   start   start the relay (configuration from RELAY_HOST, RELAY_PORT, RELAY_NAME,
-          RELAY_OWNER_TOKEN, RELAY_DATA_DIR, DATABASE_URL)`;
+          RELAY_OWNER_TOKEN, RELAY_DATA_DIR, DATABASE_URL, RELAY_ALLOWED_ROOTS,
+          RELAY_CLAUDE_BIN)`;
 
 async function start(): Promise<void> {
   const config = loadConfig();
   const relay = await createRelay(config);
   const server = serve({ fetch: relay.app.fetch, hostname: config.host, port: config.port }, (info) => {
+    relay.listening(info.port);
     const { services } = relay;
     const store =
       services.storage.driver === "pglite" ? `PGlite in ${config.dataDir}` : "Postgres (DATABASE_URL)";

@@ -1,9 +1,15 @@
+import { join } from "node:path";
 import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClock } from "@oar/core";
 import { createEngine, type Engine, type Provider } from "@oar/engine";
-import { createExternalProvider, createScriptProvider } from "@oar/providers";
+import {
+  claudeProviderSource,
+  commandProviderSource,
+  createExternalProvider,
+  createScriptProvider,
+} from "@oar/providers";
 import { databaseAnswers, openStorage, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
-import { type RelayConfig, storageTarget } from "./config";
+import { childEnvironment, isEmbeddedInMemory, type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
 import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
@@ -27,6 +33,11 @@ export interface RelayServices {
 export interface Relay {
   readonly app: Hono;
   readonly services: RelayServices;
+  /**
+   * The relay listens on this port now: the CLI agents it starts reach it there (OAR_RELAY_URL,
+   * Claude Code's MCP config). Until then they get no relay access.
+   */
+  listening(port: number): void;
   /** Ends the owner's event streams, closes the engine (every worker), then the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -43,6 +54,8 @@ export interface RelayOverrides {
   readonly approvalCards?: boolean;
   /** How this relay reaches paired relays; default the global fetch. Tests pass another relay's app. */
   readonly peerFetch?: typeof globalThis.fetch;
+  /** The environment children start from (tasks, CLIs); default the relay's own without its secrets. */
+  readonly childEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The composition root: the one place that wires config, storage, the engine and the HTTP surface. */
@@ -52,9 +65,21 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;
+  const childEnv = overrides.childEnv ?? childEnvironment();
+  let relayUrl: string | undefined;
   const engine = createEngine({
     stores: storage.stores,
     providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
+    providerSources: [
+      commandProviderSource({ env: childEnv }),
+      claudeProviderSource({
+        env: childEnv,
+        ...(config.claudeBin === undefined ? {} : { bin: config.claudeBin }),
+      }),
+    ],
+    relayUrl: () => relayUrl,
+    childEnv,
+    ...(isEmbeddedInMemory(config) ? {} : { taskOutputDir: join(config.dataDir, "tasks") }),
     clock,
     ids,
     logger,
@@ -109,5 +134,10 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     closing = current;
     return current;
   };
-  return { app, services, close };
+  const listening = (port: number) => {
+    // A relay listening on every interface is still reached by its own children on loopback.
+    const host = ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host;
+    relayUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  };
+  return { app, services, close, listening };
 }

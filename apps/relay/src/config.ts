@@ -28,6 +28,8 @@ export const RelayConfigSchema = z.object({
     .optional(),
   /** Folders sessions may use, each absolute; the first is the default folder of new sessions (DESIGN §7). */
   allowedRoots: z.array(allowedRoot).min(1),
+  /** The `claude` CLI of the Claude Code providers; absent, it is looked for on PATH (DESIGN §4). */
+  claudeBin: z.string().min(1).optional(),
 });
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
@@ -40,9 +42,21 @@ const ENV_NAMES: Record<keyof RelayConfig, string> = {
   dataDir: "RELAY_DATA_DIR",
   databaseUrl: "DATABASE_URL",
   allowedRoots: "RELAY_ALLOWED_ROOTS",
+  claudeBin: "RELAY_CLAUDE_BIN",
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+// The relay's own secrets stay with it: a task or a CLI agent it starts gets an agent token instead.
+const NOT_FOR_CHILDREN = ["RELAY_OWNER_TOKEN", "DATABASE_URL"];
+
+/**
+ * The environment the relay's children (background tasks, command CLIs, Claude Code) start from:
+ * the relay's own, so PATH, proxies and the CLIs' settings work, without the relay's secrets.
+ */
+export function childEnvironment(env: Env = process.env): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !NOT_FOR_CHILDREN.includes(name)));
+}
 
 export function loadConfig(env: Env = process.env): RelayConfig {
   const read = (key: keyof RelayConfig) => {
@@ -58,6 +72,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     databaseUrl: read("databaseUrl"),
     // Separated by ':' like PATH.
     allowedRoots: read("allowedRoots")?.split(":") ?? defaultAllowedRoots(),
+    claudeBin: read("claudeBin"),
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -67,6 +82,11 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     throw new RelayError("VALIDATION", `The relay's configuration is not valid:\n  ${lines.join("\n  ")}`);
   }
   return parsed.data;
+}
+
+/** The embedded database kept in memory (tests): there is no data directory to write files under. */
+export function isEmbeddedInMemory(config: RelayConfig): boolean {
+  return config.databaseUrl === undefined && config.dataDir.startsWith("memory://");
 }
 
 export type StorageTarget = { driver: "pglite"; dataDir: string } | { driver: "postgres"; url: string };

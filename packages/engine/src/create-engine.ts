@@ -44,7 +44,8 @@ export function createEngine(given: EngineDeps): Engine {
   // One agent token per session for the CLI agents this process starts, made when first asked.
   const accessTokens = new Map<string, Promise<string>>();
   const agentAccess = async (sessionId: string): Promise<AgentAccess | null> => {
-    if (deps.relayUrl === undefined) {
+    const url = typeof deps.relayUrl === "function" ? deps.relayUrl() : deps.relayUrl;
+    if (url === undefined) {
       return null;
     }
     let token = accessTokens.get(sessionId);
@@ -53,7 +54,7 @@ export function createEngine(given: EngineDeps): Engine {
       accessTokens.set(sessionId, token);
       token.catch(() => accessTokens.delete(sessionId));
     }
-    return { url: deps.relayUrl, sessionId, token: await token };
+    return { url, sessionId, token: await token };
   };
   const runtime = createSessionRuntime({
     stores: deps.stores,
@@ -68,6 +69,7 @@ export function createEngine(given: EngineDeps): Engine {
     agentAccess,
     reportUsage: (_sessionId, provider, usage) => addUsage(deps.stores, provider, deps.clock.now(), usage),
     ...(deps.taskOutputDir === undefined ? {} : { taskOutputDir: deps.taskOutputDir }),
+    ...(deps.childEnv === undefined ? {} : { childEnv: deps.childEnv }),
     // A worker's relay_tool call (the script agent's `!tool`, a CLI agent's MCP call) runs
     // through the same rules as any other caller's.
     callTool: (sessionId, input) => engine.execute(sessionId, input),

@@ -89,9 +89,11 @@ export interface EngineDeps {
    * This relay's base URL as its own agents reach it (`http://127.0.0.1:8787`): CLI agents get it
    * with an agent token (OAR_RELAY_URL, the Claude MCP config). Absent, they get no relay access.
    */
-  readonly relayUrl?: string;
+  readonly relayUrl?: string | (() => string | undefined);
   /** Where background tasks' output files go (DESIGN §3: under the data dir). */
   readonly taskOutputDir?: string;
+  /** The environment background tasks start from (the relay's, without its own secrets); default the relay's own. */
+  readonly childEnv?: Readonly<Record<string, string | undefined>>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly relay: RelayIdentity;

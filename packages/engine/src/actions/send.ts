@@ -1,11 +1,11 @@
 import type { CallOf } from "@oar/schema";
 import type { SessionPatch } from "../ports/session-store";
 import { queueAgentPrompt } from "./agent-prompt";
+import { billingSwitch } from "./billing";
 import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
 import { gated } from "./gated";
 import { checkEffort, checkModel } from "./model-check";
 import { providerOfSession, refuseDrivenFromOutside } from "./providers";
-import { refuse } from "./refusal";
 import { refuseFifthActive } from "./session-rules";
 import { callerProvenance, refuseSelf, requireSession } from "./sessions";
 import { waitForTurn } from "./waiting";
@@ -21,30 +21,29 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
   const relayName = ctx.deps.relay.name;
   refuseSelf(ctx, "send", call.session);
   const target = await requireSession(ctx, call.session, { allowArchived: false, nothing: NOTHING_SENT });
-  const provider = providerOfSession(ctx.deps, target, NOTHING_SENT);
-  refuseDrivenFromOutside(provider, target, NOTHING_SENT);
+  const current = providerOfSession(ctx.deps, target, NOTHING_SENT);
+  refuseDrivenFromOutside(current, target, NOTHING_SENT);
+  // §14.1: the billing switch and the message are one call; the model is checked on the side the
+  // prompt will run on (R-BILL-04: UNKNOWN_MODEL when the other side does not offer it).
+  const billing = await billingSwitch(ctx, target, current, call.provider, NOTHING_SENT);
+  const { provider } = billing;
+  const model = call.model ?? (provider === current ? undefined : target.model);
   const { modelNote } =
-    call.model === undefined
-      ? {}
-      : checkModel({ provider, model: call.model, relayName, nothing: NOTHING_SENT });
+    model === undefined ? {} : checkModel({ provider, model, relayName, nothing: NOTHING_SENT });
   if (call.effort !== undefined) {
     checkEffort({ provider, effort: call.effort, nothing: NOTHING_SENT });
   }
-  // DESIGN GAP-01: a billing switch needs a provider with two billings; none built in has them.
-  if (call.provider !== undefined && call.provider !== target.provider) {
-    refuse(
-      "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
-      `Relay "${relayName}" cannot switch session ${target.id} from provider "${target.provider}" to "${call.provider}": no provider here offers a second billing to switch to. ${NOTHING_SENT}`,
-    );
-  }
   await refuseFifthActive(ctx, { target });
   // R-MDL-01: the card, if any, comes after the model check.
-  await gated(ctx, call, target);
+  await gated(ctx, call, target, billing.details);
 
   // R-SEND-05: without `mode` the prompt carries the caller's own mode, and either way that mode
   // replaces one set by update_session.
   const mode = call.mode ?? ctx.caller.mode;
   const patch: { -readonly [K in keyof SessionPatch]: SessionPatch[K] } = {};
+  if (provider.id !== target.provider) {
+    patch.provider = provider.id;
+  }
   if (call.model !== undefined && call.model !== target.model) {
     patch.model = call.model;
   }

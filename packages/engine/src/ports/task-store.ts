@@ -42,10 +42,10 @@ export interface TaskEnding {
 export interface TaskStore {
   insertTask(task: NewTask): Promise<TaskRecord>;
   getTask(id: string): Promise<TaskRecord | null>;
-  /** The tasks of these sessions that run, or ended at `endedSince` or later; oldest first. */
+  /** The tasks of these sessions that run, or ended at `endedSince` or later (`null`: none that ended); oldest first. */
   listTasksOfSessions(
     sessionIds: readonly string[],
-    options: { readonly endedSince: number },
+    options: { readonly endedSince: number | null },
   ): Promise<TaskRecord[]>;
   /** Every running task; with `runner`, only those of that process. */
   listRunningTasks(options?: { readonly runner?: string }): Promise<TaskRecord[]>;

@@ -36,6 +36,8 @@ export interface SessionRuntimeOptions {
   readonly agentAccess?: (sessionId: string) => Promise<AgentAccess | null>;
   /** Counts a turn's cost and tokens toward its provider's usage (§10); default: not counted. */
   readonly reportUsage?: (sessionId: string, provider: string, usage: TurnUsage) => Promise<void>;
+  /** The environment background tasks start from; default the relay's own. */
+  readonly childEnv?: Readonly<Record<string, string | undefined>>;
   /** Where background tasks' output files go (DESIGN §3: under the data dir); default a folder in the system's temp dir. */
   readonly taskOutputDir?: string;
   /** Ends a task group a relay before this one left running; default: SIGKILL to the group, when /proc shows it is that task's. */
@@ -83,6 +85,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     outputDir,
     killLost: options.killLostTask ?? killLostGroup,
     removeFile: (path) => rm(path, { force: true }),
+    ...(options.childEnv === undefined ? {} : { env: options.childEnv }),
   });
   const { sessions } = ctx.stores;
   const waiters = createWakeups();

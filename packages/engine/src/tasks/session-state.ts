@@ -16,6 +16,5 @@ export async function settledState(stores: EngineStores, sessionId: string): Pro
 
 /** The session's tasks that still run (on any relay process). */
 export function runningTasksOf(stores: EngineStores, sessionId: string): Promise<TaskRecord[]> {
-  // Only the tasks that have not ended "since" a time no task can end at.
-  return stores.tasks.listTasksOfSessions([sessionId], { endedSince: Number.MAX_SAFE_INTEGER });
+  return stores.tasks.listTasksOfSessions([sessionId], { endedSince: null });
 }

@@ -60,6 +60,8 @@ export interface TaskHostOptions {
   readonly killLost: (pid: number, taskId: string) => Promise<boolean>;
   /** Removes a task's output file; fine when it is gone already. */
   readonly removeFile: (path: string) => Promise<void>;
+  /** The environment tasks start from; absent, the relay's own. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 function endOf(record: TaskRecord): TaskEnd {
@@ -189,6 +191,7 @@ export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): T
           cwd: session.cwd ?? options.outputDir,
           outputPath: outputPath as string,
           env: { OAR_SESSION: turn.sessionId },
+          ...(options.env === undefined ? {} : { baseEnv: options.env }),
           onOutput: () => noteOutput(task),
         });
       }

@@ -19,8 +19,10 @@ export interface ShellTaskStart {
   readonly taskId: string;
   readonly command: string;
   readonly cwd: string;
-  /** Variables added to the relay's environment for the task. */
+  /** Variables added to the base environment for the task. */
   readonly env: Readonly<Record<string, string>>;
+  /** The environment tasks start from; absent, the relay's own. */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
   readonly outputPath: string;
   /** Each piece of output, as it is written to the file. */
   readonly onOutput: () => void;
@@ -47,17 +49,32 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
 export function startShellProcess(start: ShellTaskStart): Promise<ShellProcess> {
   return new Promise((resolve, reject) => {
     const file = createWriteStream(start.outputPath, { flags: "a" });
-    // `env` adds the task's variables to the relay's own environment, which the child inherits
-    // (the relay's environment is the app's to read, not the engine's), and execs the shell in
-    // place, so the group's leader stays the pid recorded.
-    const variables = Object.entries({ ...start.env, OAR_TASK_ID: start.taskId }).map(
-      ([name, value]) => `${name}=${value}`,
-    );
-    const child = spawn("env", [...variables, "sh", "-c", start.command], {
-      cwd: start.cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const variables = { ...start.env, OAR_TASK_ID: start.taskId };
+    // Without a base environment, `env` adds the task's variables to the relay's own, which the
+    // child inherits (the relay's environment is the app's to read, not the engine's), and execs
+    // the shell in place, so the group's leader stays the pid recorded.
+    const child =
+      start.baseEnv === undefined
+        ? spawn(
+            "env",
+            [
+              ...Object.entries(variables).map(([name, value]) => `${name}=${value}`),
+              "sh",
+              "-c",
+              start.command,
+            ],
+            {
+              cwd: start.cwd,
+              detached: true,
+              stdio: ["ignore", "pipe", "pipe"],
+            },
+          )
+        : spawn("sh", ["-c", start.command], {
+            cwd: start.cwd,
+            detached: true,
+            stdio: ["ignore", "pipe", "pipe"],
+            env: { ...start.baseEnv, ...variables },
+          });
     const fileClosed = new Promise<void>((done) => file.on("close", () => done()));
     let streamsOpen = 2;
     const pipe = (stream: NodeJS.ReadableStream) => {

@@ -29,7 +29,9 @@ export function createMemoryTaskStore(): TaskStore & Snapshotting {
       const wanted = new Set(sessionIds);
       return oldestFirst(
         [...tasks.values()].filter(
-          (task) => wanted.has(task.sessionId) && (task.endedAt === null || task.endedAt >= endedSince),
+          (task) =>
+            wanted.has(task.sessionId) &&
+            (task.endedAt === null || (endedSince !== null && task.endedAt >= endedSince)),
         ),
       );
     },
@@ -43,7 +45,7 @@ export function createMemoryTaskStore(): TaskStore & Snapshotting {
     },
     async endTask({ id, status, exitCode, endedAt }) {
       const task = tasks.get(id);
-      if (!task || task.status !== "running") {
+      if (task?.status !== "running") {
         return null;
       }
       const ended: TaskRecord = { ...task, status, exitCode, endedAt };

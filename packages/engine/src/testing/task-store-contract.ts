@@ -94,6 +94,7 @@ export function runTaskStoreContract(setup: ContractSetup<TaskStoreFixture>): vo
         "tsk_a",
         "tsk_b",
       ]);
+      expect(ids(await store().listTasksOfSessions(["ses_1"], { endedSince: null }))).toEqual(["tsk_a"]);
       expect(await store().listTasksOfSessions([], { endedSince: 0 })).toEqual([]);
     });
 

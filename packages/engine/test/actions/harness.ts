@@ -4,7 +4,7 @@ import { expect, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
 import type { Engine, EngineDeps, EngineStores, ExecuteOptions, ToolResult } from "../../src/engine";
 import type { FolderResolver } from "../../src/ports/folder-resolver";
-import type { Provider } from "../../src/ports/provider";
+import type { Provider, ProviderSource } from "../../src/ports/provider";
 import type { NewSession, SessionRecord } from "../../src/ports/session-store";
 import {
   createMemoryEngineStores,
@@ -38,6 +38,8 @@ export interface HarnessOptions {
   readonly openUrl?: (sessionId: string) => string;
   readonly testProvider?: TestProviderOptions;
   readonly extraProviders?: readonly Provider[];
+  /** Providers the owner's settings make. */
+  readonly providerSources?: readonly ProviderSource[];
   /** Overrides of the calling conversation (an owner-started session by default). */
   readonly caller?: Partial<NewSession>;
   /**
@@ -47,6 +49,10 @@ export interface HarnessOptions {
   readonly approvalCards?: boolean;
   /** What the engine works on, made from the memory stores the test reads (a failing method). */
   readonly engineStores?: (stores: EngineStores) => EngineStores;
+  /** The memory stores to use (a second engine over the first one's, as after a restart). */
+  readonly stores?: EngineStores;
+  /** Where background tasks write their output. */
+  readonly taskOutputDir?: string;
 }
 
 export interface Harness {
@@ -75,11 +81,12 @@ export interface Harness {
 /** An engine over memory stores, the test provider and a FakeClock, closed after the test. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new FakeClock(T0);
-  const stores = createMemoryEngineStores();
+  const stores = options.stores ?? createMemoryEngineStores();
   const provider = createTestProvider(options.testProvider);
   const deps: EngineDeps = {
     stores: options.engineStores?.(stores) ?? stores,
     providers: [provider, ...(options.extraProviders ?? [])],
+    ...(options.providerSources === undefined ? {} : { providerSources: options.providerSources }),
     clock,
     ids: createSequentialIdGenerator(),
     relay: RELAY,
@@ -87,6 +94,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.folders === undefined ? {} : { folders: options.folders }),
     ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
     approvalCards: options.approvalCards ?? false,
+    ...(options.taskOutputDir === undefined ? {} : { taskOutputDir: options.taskOutputDir }),
   };
   const engine = createEngine(deps);
   await engine.start();

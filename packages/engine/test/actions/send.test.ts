@@ -132,7 +132,7 @@ describe("send (§14)", () => {
     expect(h.provider.prompts).toEqual([]);
   });
 
-  it("R-BILL-01/02/04, DESIGN GAP-01: a billing switch is REMOTE_RELAY_PROVIDER_UNAVAILABLE and nothing is sent", async () => {
+  it("R-BILL-02, DESIGN GAP-01: a billing switch of a non-Claude session is REMOTE_RELAY_PROVIDER_UNAVAILABLE and nothing is sent", async () => {
     const h = await createHarness();
     const target = await h.ownerSession();
     const result = refusal(
@@ -146,7 +146,7 @@ describe("send (§14)", () => {
       }),
     );
     expect(result.code).toBe("REMOTE_RELAY_PROVIDER_UNAVAILABLE");
-    expect(result.error).toContain("no provider here offers a second billing");
+    expect(result.error).toContain('only a Claude session moves between "claude" (subscription) and "claude-api" (API key)');
     expect(result.error).toMatch(/Nothing was sent\.$/);
     expect(await h.stores.sessions.listMessages(target.id)).toEqual([]);
     expect(await h.session(target.id)).toMatchObject({ model: "test-1" });

@@ -54,7 +54,9 @@ export function createTaskStore(db: Database): TaskStore {
         .where(
           and(
             inArray(tasks.sessionId, [...sessionIds]),
-            or(isNull(tasks.endedAt), gte(tasks.endedAt, toDate(endedSince))),
+            endedSince === null
+              ? isNull(tasks.endedAt)
+              : or(isNull(tasks.endedAt), gte(tasks.endedAt, toDate(endedSince))),
           ),
         )
         .orderBy(...oldestFirst);
