@@ -84,9 +84,9 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   return parsed.data;
 }
 
-/** The embedded database kept in memory (tests): there is no data directory to write files under. */
+/** A data directory in memory (tests): there is no folder to write task output under. */
 export function isEmbeddedInMemory(config: RelayConfig): boolean {
-  return config.databaseUrl === undefined && config.dataDir.startsWith("memory://");
+  return config.dataDir.startsWith("memory://");
 }
 
 export type StorageTarget = { driver: "pglite"; dataDir: string } | { driver: "postgres"; url: string };

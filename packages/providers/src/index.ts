@@ -1,7 +1,11 @@
 export { findClaudeBinary } from "./claude/claude-binary";
 export { PERMISSION_MODE_OF, RELAY_MCP_TOOL } from "./claude/claude-invocation";
 export { CLAUDE_EFFORTS, CLAUDE_MODELS, CLAUDE_PROVIDER_INFO } from "./claude/claude-models";
-export { type ClaudeProviderSourceOptions, claudeProviderSource } from "./claude/claude-provider-source";
+export {
+  type ClaudeProviderSourceOptions,
+  claudeNotFoundMessage,
+  claudeProviderSource,
+} from "./claude/claude-provider-source";
 export {
   CLAUDE_API_NOT_CONFIGURED,
   CLAUDE_API_PROVIDER_ID,

@@ -3,6 +3,7 @@ import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
 import { queueAgentPrompt } from "./agent-prompt";
+import { refuseUnavailable } from "./billing";
 import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
 import { checkFolder, defaultFolder, isAllowedFolder } from "./folders";
 import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
@@ -181,6 +182,7 @@ export async function createSession(
   refuseSecondLevel(ctx);
   await refuseFifthActive(ctx, {});
   const provider = chooseProvider(ctx, call.provider);
+  await refuseUnavailable(ctx, provider, "", NOTHING_CREATED);
   const { model, modelNote } = chooseModel(ctx, provider, call.model);
   const effort = chooseEffort(ctx, provider, call.effort);
   const mode = call.mode ?? caller.mode;

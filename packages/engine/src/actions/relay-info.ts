@@ -37,6 +37,7 @@ export async function relayInfo(ctx: ActionContext): Promise<ActionSuccess> {
     defaultModel: defaultModel(info),
     models: (info.models ?? []).map((model) => model.id),
     efforts: [...info.efforts],
+    ...(info.notConfigured === undefined ? {} : { notConfigured: info.notConfigured }),
   }));
   const [groups, recent] = await Promise.all([
     listGroupInfos(ctx.deps, { limit: LIMITS.relayInfoGroupsMax }),

@@ -21,5 +21,11 @@ export function chooseProvider(providers: readonly Provider[], id?: string): Pro
       `provider "${id}" is not configured on this relay. Providers: ${ids || "none"}. Nothing was created.`,
     );
   }
+  if (named.info.notConfigured !== undefined) {
+    throw new RelayError(
+      "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
+      `${named.info.notConfigured} Nothing was created.`,
+    );
+  }
   return named;
 }

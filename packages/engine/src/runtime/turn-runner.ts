@@ -12,7 +12,9 @@ export function maxTurnDurationMessage(seconds: number): string {
  * The outcome of a turn cut short; `null` when nothing may be written: at shutdown the row is
  * left for the next start, and a lost lease means another process already ended it.
  */
-function outcomeOfStop(reason: StopReason, partial: string): TurnOutcome | null {
+function outcomeOfStop(reason: StopReason, streamed: string): TurnOutcome | null {
+  // As a done or error turn's reply: one trailing newline (a CLI's last line) is not part of it.
+  const partial = streamed.endsWith("\n") ? streamed.slice(0, -1) : streamed;
   const reply = partial === "" ? {} : { reply: partial };
   switch (reason.kind) {
     case "stop":

@@ -146,7 +146,9 @@ describe("send (§14)", () => {
       }),
     );
     expect(result.code).toBe("REMOTE_RELAY_PROVIDER_UNAVAILABLE");
-    expect(result.error).toContain('only a Claude session moves between "claude" (subscription) and "claude-api" (API key)');
+    expect(result.error).toContain(
+      'only a Claude session moves between "claude" (subscription) and "claude-api" (API key)',
+    );
     expect(result.error).toMatch(/Nothing was sent\.$/);
     expect(await h.stores.sessions.listMessages(target.id)).toEqual([]);
     expect(await h.session(target.id)).toMatchObject({ model: "test-1" });

@@ -1,3 +1,4 @@
+import { RelayError } from "@oar/core";
 import type { Provider, ProviderSource } from "@oar/engine";
 import { resolveClaudeBinary } from "./claude-binary";
 import { CLAUDE_PROVIDER_INFO, claudeApiProviderInfo } from "./claude-models";
@@ -16,9 +17,25 @@ export interface ClaudeProviderSourceOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
+export function claudeNotFoundMessage(bin: string | null | undefined): string {
+  return bin
+    ? `Claude Code's CLI was not found at ${bin} (RELAY_CLAUDE_BIN) on this relay.`
+    : "Claude Code's CLI (claude) was not found on this relay: install it, or set RELAY_CLAUDE_BIN.";
+}
+
+function notInstalled(bin: string | null | undefined): Provider[] {
+  const notConfigured = claudeNotFoundMessage(bin);
+  return [CLAUDE_PROVIDER_INFO, claudeApiProviderInfo(undefined, undefined)].map((info) => ({
+    info: { ...info, notConfigured },
+    startWorker() {
+      throw new RelayError("REMOTE_RELAY_PROVIDER_UNAVAILABLE", notConfigured);
+    },
+  }));
+}
+
 /**
  * `claude` (the CLI's own login) and `claude-api` (the owner's API key, with a monthly cap),
- * both running Claude Code (DESIGN §5). Neither is offered when the CLI is not installed.
+ * both running Claude Code (DESIGN §5). Without the CLI both are listed as not configured.
  */
 export function claudeProviderSource(options: ClaudeProviderSourceOptions = {}): ProviderSource {
   // biome-ignore lint/style/noProcessEnv: the relay's environment is only the default; the app passes its own.
@@ -28,7 +45,8 @@ export function claudeProviderSource(options: ClaudeProviderSourceOptions = {}):
     providers(entries) {
       const bin = resolveClaudeBinary(options.bin, env);
       if (bin === null) {
-        return [];
+        // Offered, but saying why nothing runs: agents and the owner see what is missing.
+        return notInstalled(options.bin);
       }
       const api = readClaudeApiEntry(entries[CLAUDE_API_PROVIDER_ID]);
       const subscription: Provider = {

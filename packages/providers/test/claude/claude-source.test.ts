@@ -2,7 +2,22 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { CLAUDE_API_NOT_CONFIGURED, claudeProviderSource, findClaudeBinary } from "../../src";
+import {
+  CLAUDE_API_NOT_CONFIGURED,
+  claudeNotFoundMessage,
+  claudeProviderSource,
+  findClaudeBinary,
+} from "../../src";
+
+const SESSION = {
+  id: "ses_1",
+  title: "Claude",
+  model: "claude-sonnet-5-5",
+  effort: null,
+  mode: "agent" as const,
+  cwd: null,
+  providerState: null,
+};
 
 function tempFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), "oar-claude-bin-"));
@@ -58,9 +73,17 @@ describe("claudeProviderSource: settings entries", () => {
 });
 
 describe("claudeProviderSource: providers", () => {
-  it("offers nothing when the CLI is not installed", () => {
-    expect(claudeProviderSource({ env: { PATH: tempFolder() } }).providers({})).toEqual([]);
-    expect(claudeProviderSource({ bin: "/nonexistent/claude", env: {} }).providers({})).toEqual([]);
+  it("lists both as not configured, saying why, when the CLI is not installed; neither starts a worker", () => {
+    const onPath = claudeProviderSource({ env: { PATH: tempFolder() } }).providers({});
+    expect(onPath.map((provider) => [provider.info.id, provider.info.notConfigured])).toEqual([
+      ["claude", claudeNotFoundMessage(undefined)],
+      ["claude-api", claudeNotFoundMessage(undefined)],
+    ]);
+    const [named] = claudeProviderSource({ bin: "/nonexistent/claude", env: {} }).providers({});
+    expect(named?.info.notConfigured).toBe(
+      "Claude Code's CLI was not found at /nonexistent/claude (RELAY_CLAUDE_BIN) on this relay.",
+    );
+    expect(() => named?.startWorker(SESSION)).toThrow(/not found/);
   });
 
   it("offers claude and claude-api when the CLI is on PATH; claude-api says it is not configured without a key", () => {

@@ -16,6 +16,8 @@ export const ProviderInfoSchema = z.object({
   defaultModel: z.string().nullable(),
   models: z.array(z.string()),
   efforts: z.array(z.string()),
+  /** Why sessions cannot run on it now (Claude Code's CLI not found, no API key). */
+  notConfigured: z.string().optional(),
 });
 export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
 
