@@ -64,6 +64,21 @@ export interface TaskHostOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** Ends tasks this process runs (their groups killed, their timers cancelled), recorded as `how`. */
+async function endAll(tasks: readonly LiveTask[], how: "stopped" | "failed"): Promise<void> {
+  await Promise.all(
+    tasks.map(async (task) => {
+      task.endedBy = how;
+      if (task.process) {
+        await task.process.kill();
+      } else {
+        task.cancel();
+      }
+      await task.ended;
+    }),
+  );
+}
+
 function endOf(record: TaskRecord): TaskEnd {
   return {
     taskId: record.id,
@@ -262,17 +277,7 @@ export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): T
 
     async endSession(sessionId) {
       const ending = [...live.values()].filter((task) => task.record.sessionId === sessionId);
-      await Promise.all(
-        ending.map(async (task) => {
-          task.endedBy = "stopped";
-          if (task.process) {
-            await task.process.kill();
-          } else {
-            task.cancel();
-          }
-          await task.ended;
-        }),
-      );
+      await endAll(ending, "stopped");
       return ending.length;
     },
 
@@ -322,18 +327,7 @@ export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): T
     },
 
     async closeAll() {
-      const all = [...live.values()];
-      await Promise.all(
-        all.map(async (task) => {
-          task.endedBy = "failed";
-          if (task.process) {
-            await task.process.kill();
-          } else {
-            task.cancel();
-          }
-          await task.ended;
-        }),
-      );
+      await endAll([...live.values()], "failed");
     },
   };
 }
