@@ -17,7 +17,8 @@ const CALLS = Number(process.argv[2] ?? 200);
 const ADMIN_URL = process.argv[3] ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const OWNER_TOKEN = "bench-tasks-owner-token";
 const BIG_BYTES = 1024 ** 3;
-const LINE = "2026-12-03T00:00:00.000Z INFO worker 7: processed batch 0123456789 in 12 ms";
+// Lines that differ (a log, not one line repeated, which read_task_output would fold into one).
+const LINE_FORMAT = "2026-12-03T00:00:00Z INFO worker 7: processed batch %012.0f in 12 ms";
 const GOAL_RATIO = 1.5;
 
 interface Stats {
@@ -78,7 +79,7 @@ async function leg(
     const owner = ownerClient(relay.base, OWNER_TOKEN);
     const prompt = [
       "!task small :: seq 1 200",
-      `!task big :: yes '${LINE}' | head -c ${BIG_BYTES}`,
+      `!task big :: seq -f '${LINE_FORMAT}' 1 100000000 | head -c ${BIG_BYTES}`,
       "!wait-task small",
       "!wait-task big",
     ].join("\n");
@@ -123,7 +124,7 @@ async function leg(
       }
     };
     const id = (name: string) => {
-      const found = tasks.find((task) => task.description.startsWith(name === "small" ? "seq" : "yes"));
+      const found = tasks.find((task) => task.description.startsWith(name === "small" ? "seq 1" : "seq -f"));
       if (!found) {
         throw new Error(`no ${name} task`);
       }
