@@ -13,8 +13,8 @@ import { createClaudeWorker } from "./claude-worker";
 export interface ClaudeProviderSourceOptions {
   /** The `claude` CLI (the app passes RELAY_CLAUDE_BIN); default: `claude` on the env's PATH. */
   readonly bin?: string | null;
-  /** The environment the CLI inherits; default: the relay's own. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The environment the CLI starts from: the composition root passes the relay's, without its secrets. */
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 export function claudeNotFoundMessage(bin: string | null | undefined): string {
@@ -37,9 +37,8 @@ function notInstalled(bin: string | null | undefined): Provider[] {
  * `claude` (the CLI's own login) and `claude-api` (the owner's API key, with a monthly cap),
  * both running Claude Code (DESIGN §5). Without the CLI both are listed as not configured.
  */
-export function claudeProviderSource(options: ClaudeProviderSourceOptions = {}): ProviderSource {
-  // biome-ignore lint/style/noProcessEnv: the relay's environment is only the default; the app passes its own.
-  const env = options.env ?? process.env;
+export function claudeProviderSource(options: ClaudeProviderSourceOptions): ProviderSource {
+  const { env } = options;
   return {
     check: checkClaudeEntry,
     providers(entries) {

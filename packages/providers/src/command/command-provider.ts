@@ -7,9 +7,9 @@ import { type CommandEnv, type CommandTurnContext, runCommandTurn } from "./run-
 export interface CommandProviderOptions {
   /**
    * The environment commands start with (OAR_SESSION, OAR_RELAY_URL and OAR_AGENT_TOKEN are set
-   * on top of it). Default: the relay's own `process.env`, the one place this package reads it.
+   * on top of it): the composition root passes the relay's, without its secrets.
    */
-  readonly env?: CommandEnv;
+  readonly env: CommandEnv;
   /** How long, in real milliseconds, a killed command gets between SIGTERM and SIGKILL; default 2000. */
   readonly killGraceMs?: number;
 }
@@ -21,7 +21,7 @@ export interface CommandProviderOptions {
 export function createCommandProvider(
   id: string,
   definition: CommandProviderDefinition,
-  options: CommandProviderOptions = {},
+  options: CommandProviderOptions,
 ): Provider {
   const [program] = definition.command;
   const info: ProviderInfo = {
@@ -33,8 +33,7 @@ export function createCommandProvider(
     efforts: definition.efforts ?? [],
     usageTracked: false,
   };
-  // biome-ignore lint/style/noProcessEnv: a command starts with the relay's environment unless the composition root passes one.
-  const env = options.env ?? process.env;
+  const { env } = options;
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   return {
     info,

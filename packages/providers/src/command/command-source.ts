@@ -6,7 +6,7 @@ import { isCommandEntry, parseCommandDefinition } from "./definition";
  * The command providers of `settings.providers` (DESIGN §4): every entry with a `command` key.
  * Other entries (`claude-api`'s key, …) belong to other sources, so `check` leaves them alone.
  */
-export function commandProviderSource(options: CommandProviderOptions = {}): ProviderSource {
+export function commandProviderSource(options: CommandProviderOptions): ProviderSource {
   return {
     check(id, entry) {
       if (!isCommandEntry(entry)) {

@@ -69,6 +69,9 @@ export interface TurnOptions {
 }
 
 // Short, so a test of SIGKILL after an ignored SIGTERM does not wait the default two seconds.
+/** What the relay passes its providers: its own environment (the tests' process's here). */
+export const RELAY_ENV: Readonly<Record<string, string | undefined>> = process.env;
+
 export const TEST_KILL_GRACE_MS = 200;
 
 /** Starts one turn of a command provider on a worker, with a recording TurnIO and a fake clock. */
@@ -76,7 +79,7 @@ export function startTurn(definition: CommandProviderDefinition, options: TurnOp
   const clock = new FakeClock();
   const io = createRecordingTurnIO({ clock, access: options.access ?? null });
   const provider = createCommandProvider("probe", definition, {
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env ?? RELAY_ENV,
     killGraceMs: TEST_KILL_GRACE_MS,
   });
   const worker = provider.startWorker(SESSION) as Worker;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createCommandProvider } from "../../src";
 import {
   expectProcessGone,
+  RELAY_ENV,
   SESSION,
   signalZeroError,
   startTurn,
@@ -78,7 +79,7 @@ describe("command provider: no process outlives its turn", { timeout: 30_000 }, 
     const provider = createCommandProvider(
       "probe",
       { command: ["sh", "-c", WITH_GRANDCHILD], models: ["m1"] },
-      { killGraceMs: TEST_KILL_GRACE_MS },
+      { env: RELAY_ENV, killGraceMs: TEST_KILL_GRACE_MS },
     );
     const worker = provider.startWorker(SESSION);
     expect(worker).not.toBeNull();
@@ -116,10 +117,11 @@ describe("command provider: no process outlives its turn", { timeout: 30_000 }, 
     const clock = new FakeClock();
     const io = createRecordingTurnIO({ clock });
     io.controller.abort();
-    const worker = createCommandProvider("probe", {
-      command: ["sh", "-c", "echo ran"],
-      models: ["m1"],
-    }).startWorker(SESSION);
+    const worker = createCommandProvider(
+      "probe",
+      { command: ["sh", "-c", "echo ran"], models: ["m1"] },
+      { env: RELAY_ENV },
+    ).startWorker(SESSION);
     expect(
       await worker?.runTurn(
         { turnId: "t", prompt: "p", model: "m1", effort: null, mode: "agent", cwd: null },

@@ -18,11 +18,11 @@ describe("command provider: info and source (DESIGN §5)", () => {
   });
 
   it("takes the definition's label, and no efforts when it has none", () => {
-    const provider = createCommandProvider("lint", {
-      command: ["lint-agent"],
-      models: ["m1"],
-      label: "Lint bot",
-    });
+    const provider = createCommandProvider(
+      "lint",
+      { command: ["lint-agent"], models: ["m1"], label: "Lint bot" },
+      { env: {} },
+    );
     expect(provider.info.label).toBe("Lint bot");
     expect(provider.info.efforts).toEqual([]);
     expect(provider.info.drivenFromOutside).toBeUndefined();
