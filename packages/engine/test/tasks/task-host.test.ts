@@ -30,6 +30,11 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Prompts the session and waits for the reply, as the owner's agent would. */
+function sendGo(h: Harness, sessionId: string) {
+  return h.ok({ action: "send", relay: "this", session: sessionId, text: "go", wait_seconds: 5 });
+}
+
 /** A session whose next turn starts these tasks and ends `done` with their ids. */
 async function sessionStarting(h: Harness, specs: readonly TaskSpec[]) {
   const session = await h.ownerSession({ cwd: folder });
@@ -40,13 +45,7 @@ async function sessionStarting(h: Harness, specs: readonly TaskSpec[]) {
     }
     return { status: "done", reply: ids.join(" ") };
   });
-  const sent = await h.ok({
-    action: "send",
-    relay: "this",
-    session: session.id,
-    text: "go",
-    wait_seconds: 5,
-  });
+  const sent = await sendGo(h, session.id);
   h.provider.script(undefined);
   const reply = (sent.reply as { text: string }).text;
   return { session, taskIds: reply.split(" ") };
@@ -206,13 +205,7 @@ describe("background tasks (§13, issue 10)", () => {
       await turn.io.startTask({ kind: "subagent", name: "one-more", ms: 1 });
       return { status: "done", reply: "started" };
     });
-    const sent = await h.ok({
-      action: "send",
-      relay: "this",
-      session: session.id,
-      text: "go",
-      wait_seconds: 5,
-    });
+    const sent = await sendGo(h, session.id);
     expect(sent.status).toBe("error");
     expect(sent.errorMessage).toContain(`already runs ${MAX_RUNNING_TASKS_PER_SESSION} background tasks`);
   });
