@@ -87,6 +87,7 @@ const PORTS = Object.keys({
   subscriptions: true,
   deliveries: true,
   tasks: true,
+  schedules: true,
 } satisfies Record<Port, true>) as Port[];
 
 lazyPrototypeProperties(NoticingStores.prototype, PORTS, (stores, port) => stores.wrap(port));

@@ -24,6 +24,7 @@ import type { PeerLink } from "./ports/peer-link";
 import type { PeerStore } from "./ports/peer-store";
 import type { Provider, ProviderSource } from "./ports/provider";
 import type { QuestionStore } from "./ports/question-store";
+import type { ScheduleStore } from "./ports/schedule-store";
 import type {
   MessageRecord,
   SessionListItem,
@@ -63,6 +64,8 @@ export interface EngineStores {
   readonly deliveries: DeliveryStore;
   /** Background tasks (§13). */
   readonly tasks: TaskStore;
+  /** Durable schedules and their recorded slots (§33). */
+  readonly schedules: ScheduleStore;
   /**
    * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
    * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores

@@ -49,9 +49,19 @@ export type {
 export type {
   BlockingQuestionRecord,
   BlockingQuestionStatus,
+  ClosedInboxStatus,
+  InboxQuestionRecord,
   NewBlockingQuestion,
+  NewInboxQuestion,
   QuestionStore,
 } from "./ports/question-store";
+export type {
+  NewSchedule,
+  ScheduleFiring,
+  ScheduleRecord,
+  ScheduleStore,
+  ScheduleTimingPatch,
+} from "./ports/schedule-store";
 export type {
   ConversationRef,
   FinishTurn,

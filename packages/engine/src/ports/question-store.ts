@@ -1,5 +1,6 @@
 import type { QuestionStatus } from "@oar/schema";
 import type { QuestionAnswer } from "./provider";
+import type { Provenance } from "./session-store";
 
 /** A blocking question card is only ever pending, answered, or ended with its turn (GAP-19's statuses). */
 export type BlockingQuestionStatus = Extract<QuestionStatus, "pending" | "answered" | "ended">;
@@ -27,8 +28,89 @@ export interface NewBlockingQuestion {
   readonly createdAt: number;
 }
 
-/** Blocking question cards; the non-blocking `ask` questions get their own port with their issue. */
+/** How a non-blocking question stopped being pending (GAP-19). */
+export type ClosedInboxStatus = Exclude<QuestionStatus, "pending">;
+
+/**
+ * A non-blocking question (`ask`, §34): shown in the owner's Inbox; the asker keeps working and
+ * gets `question_answered` later.
+ */
+export interface InboxQuestionRecord {
+  readonly id: string;
+  /** The asking conversation, and its relay (null: this relay). */
+  readonly askingRelay: string | null;
+  readonly askingSession: string;
+  /** The session the question is about: the asker's own, or the one named with `session`. */
+  readonly sessionId: string;
+  readonly text: string;
+  readonly options: readonly string[];
+  readonly recommendation: string | null;
+  readonly detail: string | null;
+  readonly status: QuestionStatus;
+  readonly answer: string | null;
+  readonly choice: string | null;
+  /** The relay whose Inbox the owner answered in. */
+  readonly via: string | null;
+  readonly provenance: Provenance | null;
+  readonly createdAt: number;
+  /** When it was answered, dismissed, withdrawn or ended. */
+  readonly closedAt: number | null;
+}
+
+export type NewInboxQuestion = Pick<
+  InboxQuestionRecord,
+  | "id"
+  | "askingRelay"
+  | "askingSession"
+  | "sessionId"
+  | "text"
+  | "options"
+  | "recommendation"
+  | "detail"
+  | "provenance"
+  | "createdAt"
+>;
+
+/** Blocking question cards (`ask_user`) and non-blocking Inbox questions (`ask`), in one table. */
 export interface QuestionStore {
+  createInboxQuestion(input: NewInboxQuestion): Promise<InboxQuestionRecord>;
+  /** A non-blocking question; null for an unknown id or a blocking card's. */
+  getInboxQuestion(id: string): Promise<InboxQuestionRecord | null>;
+  /**
+   * Non-blocking questions, oldest first: those asked by `askingSession` (of this relay) and/or
+   * about `sessionId` (both given: either matches); all when neither is given. Pending ones, and
+   * those closed at `closedSince` or later (none closed when null).
+   */
+  listInboxQuestions(options: {
+    readonly askingSession?: string;
+    readonly sessionId?: string;
+    readonly closedSince: number | null;
+  }): Promise<InboxQuestionRecord[]>;
+  /** Pending questions asked by `askingSession` (this relay's), and pending ones about `sessionId` (R-QLIM-01). */
+  countPendingInbox(options: {
+    readonly askingSession: string;
+    readonly sessionId: string;
+  }): Promise<{ readonly asked: number; readonly concerning: number }>;
+  /** Compare-and-set: closes a pending question; `null` when it was not pending. */
+  closeInboxQuestion(input: {
+    readonly id: string;
+    readonly status: ClosedInboxStatus;
+    readonly answer?: string | null;
+    readonly choice?: string | null;
+    readonly via?: string | null;
+    readonly at: number;
+  }): Promise<InboxQuestionRecord | null>;
+  /**
+   * Ends (status `ended`) the pending questions about one of `sessionIds`, or asked by one of them
+   * on this relay (R-WDR-03); returns them.
+   */
+  endInboxQuestionsOf(input: {
+    readonly sessionIds: readonly string[];
+    readonly at: number;
+  }): Promise<InboxQuestionRecord[]>;
+  /** Compaction (R-WDR-04): questions asked by or about `from` (this relay's) now belong to `to`. */
+  moveInboxQuestions(input: { readonly from: string; readonly to: string }): Promise<number>;
+
   createBlockingQuestion(input: NewBlockingQuestion): Promise<BlockingQuestionRecord>;
   getBlockingQuestion(id: string): Promise<BlockingQuestionRecord | null>;
   listBlockingQuestions(options: {
