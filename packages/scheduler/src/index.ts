@@ -30,8 +30,11 @@ export {
   nextFireAt,
   type ScheduleTiming,
   scheduleAnchor,
+  type SlotToFire,
   slotAfter,
+  slotToFire,
 } from "./schedule-grid";
+export { type ScheduleHeading, scheduleHeader, scheduleMessage } from "./schedule-message";
 export { eventsOf, isUrgent, type RoutedEvent, receives, watches } from "./subscription-match";
 export {
   planTick,

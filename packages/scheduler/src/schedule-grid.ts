@@ -71,3 +71,32 @@ export function missedSlots(timing: ScheduleTiming, slot: number): number {
   }
   return Math.round((slot - first) / (timing.everyMinutes * MINUTE_MS));
 }
+
+/** What a schedule that is due does at `now`: the slot it fires for, the slots it passed over, the next one. */
+export interface SlotToFire {
+  readonly slot: number;
+  /** Slots between the one it waited for and `slot`, passed over while nothing ran (R-SCH-10). */
+  readonly passedOver: number;
+  /** The next slot of the grid; undefined for a once-only schedule. */
+  readonly next: number | undefined;
+}
+
+/**
+ * The slot a schedule waiting for `nextFireAt` fires for at `now`, or undefined when it is not
+ * due: after downtime the latest slot of the grid, once (R-SCH-10), and the grid goes on from it
+ * (R-SCH-11). Epoch arithmetic: a daylight-saving change moves no slot.
+ */
+export function slotToFire(
+  timing: { readonly anchor: number; readonly everyMinutes?: number; readonly nextFireAt: number },
+  now: number,
+): SlotToFire | undefined {
+  if (timing.nextFireAt > now) {
+    return undefined;
+  }
+  if (timing.everyMinutes === undefined) {
+    return { slot: timing.nextFireAt, passedOver: 0, next: undefined };
+  }
+  const every = timing.everyMinutes * MINUTE_MS;
+  const slot = Math.max(timing.nextFireAt, timing.anchor + Math.floor((now - timing.anchor) / every) * every);
+  return { slot, passedOver: Math.round((slot - timing.nextFireAt) / every), next: slot + every };
+}
