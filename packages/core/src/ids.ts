@@ -7,6 +7,7 @@ export const ID_PREFIXES = {
   turn: "trn",
   subscription: "sub",
   schedule: "sch",
+  firing: "fir",
   ask: "ask",
   question: "q",
   group: "grp",

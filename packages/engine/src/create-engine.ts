@@ -10,6 +10,7 @@ import { peerSubscriptionEvents } from "./peers/subscription-events";
 import type { AgentAccess } from "./ports/provider";
 import { createProviderCatalog } from "./provider-catalog";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
+import { createScheduleRunner } from "./schedules/schedule-runner";
 import { findProvider } from "./runtime/worker-pool";
 import { readSettings } from "./settings";
 import { authenticate, bindInvite, issueToken } from "./tokens/token-verbs";
@@ -96,11 +97,24 @@ export function createEngine(given: EngineDeps): Engine {
     ...(deps.peerPollMs === undefined ? {} : { pollMs: deps.peerPollMs }),
     appended: () => hints.notify(),
   });
+  const drivenFromOutside = (provider: string) =>
+    findProvider(deps.providers, provider)?.info.drivenFromOutside === true;
+  // §33: durable schedules, fired from their rows.
+  const schedules = createScheduleRunner({
+    stores: deps.stores,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: deps.logger ?? silentLogger,
+    sharedStore: deps.sharedStore ?? false,
+    drivenFromOutside,
+    kick: (sessionId) => runtime.kick(sessionId),
+  });
+  const live = createEngineLive({ clock: deps.clock });
   const stopHints = [
+    live.scheduleChanges.listen(() => schedules.poke()),
     hints.listen(() => dispatcher.poke()),
     given.stores.events.onForeignEvents?.(() => hints.notify()) ?? (() => {}),
   ];
-  const live = createEngineLive({ clock: deps.clock });
   const parts = { deps, runtime, live };
   const engine: Engine = {
     execute: async (callerSessionId, input, options) => {
@@ -123,6 +137,7 @@ export function createEngine(given: EngineDeps): Engine {
       peerSubscriptionEvents(deps, relay, subscriptionId, query),
     async settleEvents() {
       await remoteEvents.settled();
+      await schedules.settled();
       await dispatcher.settled();
     },
     async start() {
@@ -130,12 +145,14 @@ export function createEngine(given: EngineDeps): Engine {
       await runtime.start();
       dispatcher.start();
       remoteEvents.start();
+      schedules.start();
     },
     async close() {
       for (const stop of stopHints) {
         stop();
       }
       await remoteEvents.close();
+      await schedules.close();
       await dispatcher.close();
       await runtime.close();
     },

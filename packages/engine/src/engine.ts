@@ -3,6 +3,7 @@ import type { CardKind, CardStatus, CardStore, LoopCounterStore, UnlockStore } f
 import type { DeliveryStore, SubscriptionStore } from "@oar/scheduler";
 import type {
   OwnerCardAnswerBody,
+  OwnerInboxAnswerBody,
   OwnerCreateGroupBody,
   OwnerCreatePeerBody,
   OwnerCreateSessionBody,
@@ -35,6 +36,7 @@ import type {
 import type { SettingsStore } from "./ports/settings-store";
 import type { TaskStore } from "./ports/task-store";
 import type { TokenRecord, TokenStore } from "./ports/token-store";
+import type { InboxItem } from "./questions/question-views";
 import type { PendingQuestionView } from "./runtime/session-runtime";
 import type { TokenSecrets } from "./tokens/token-secrets";
 
@@ -214,6 +216,11 @@ export interface OwnerApi {
     text: string,
   ): Promise<{ readonly message: MessageRecord; readonly turn: TurnRecord | null }>;
   archiveSession(id: string): Promise<SessionRecord>;
+  /**
+   * A new conversation continues this one from a summary; the old one is archived and its
+   * schedules, questions and subscriptions move to the new one, in one change.
+   */
+  compactSession(id: string): Promise<OwnerSessionDetail & { readonly compactedFrom: string }>;
   killSession(id: string): Promise<void>;
   /** Deletes the session and revokes its agent tokens, in one change. */
   deleteSession(id: string): Promise<void>;
@@ -227,6 +234,10 @@ export interface OwnerApi {
   dissolveGroup(id: string): Promise<void>;
   listCards(options?: { readonly status?: OwnerCardStatus }): Promise<OwnerCard[]>;
   answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
+  /** The non-blocking questions pending here (`closed`: and those closed in the last day). */
+  listInbox(options?: { readonly closed?: boolean }): Promise<InboxItem[]>;
+  /** Answers, picks an option of, or dismisses a pending non-blocking question (R-QANS-01). */
+  answerInbox(id: string, body: OwnerInboxAnswerBody): Promise<InboxItem>;
   /**
    * Pairs with another relay (the token is one that relay issued). The name must be free and not
    * this relay's own; the address must pass R-HOP-06 and hold no credentials, here and in

@@ -15,6 +15,7 @@ export type {
   ToolResult,
 } from "./engine";
 export { createOwnerApi } from "./owner/create-owner-api";
+export type { InboxItem } from "./questions/question-views";
 export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export { type FolderResolver, identityFolderResolver } from "./ports/folder-resolver";
 export type {

@@ -2,6 +2,7 @@ import { type Clock, createTtlCache, type TtlCache } from "@oar/core";
 import type { PeerStatusCache } from "./peers/peer-status";
 import { createPeerStatusCache } from "./peers/peer-status";
 import { createWakeups, type Wakeups } from "./wakeups";
+import { createEventHints, type EventHints } from "./watching/event-hints";
 
 /**
  * How long a session deleted by another relay process may still act as a caller here
@@ -17,6 +18,8 @@ export interface EngineLive {
   readonly peerStatus: PeerStatusCache;
   /** Calling sessions found live lately, so a read costs no query for its caller (DESIGN §7). */
   readonly liveCallers: TtlCache<string, boolean>;
+  /** A schedule was created or may be released here: the schedule runner looks at its due times again. */
+  readonly scheduleChanges: EventHints;
 }
 
 export function createEngineLive(options: { readonly clock: Clock }): EngineLive {
@@ -28,5 +31,6 @@ export function createEngineLive(options: { readonly clock: Clock }): EngineLive
       ttlMs: LIVE_CALLER_CACHE_MS,
       keep: (live) => live,
     }),
+    scheduleChanges: createEventHints(),
   };
 }

@@ -98,6 +98,11 @@ export const QuestionAnsweredEventSchema = z.object({
   choice: z.string().nullable(),
   dismissed: z.boolean(),
   via: z.string(),
+  /**
+   * A non-blocking question's asking conversation on this relay: it receives the event with no
+   * subscription, as does the session concerned (R-QANS-02, R-QCHK-04).
+   */
+  asked_by: z.string().optional(),
 });
 export const SubagentFinishedEventSchema = z.object({
   ...eventBase,

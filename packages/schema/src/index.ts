@@ -259,6 +259,8 @@ export {
   OwnerCardsQuerySchema,
   type OwnerInboxAnswerBody,
   OwnerInboxAnswerBodySchema,
+  type OwnerInboxQuery,
+  OwnerInboxQuerySchema,
 } from "./owner/answers";
 export {
   type OwnerCreateGroupBody,

@@ -14,6 +14,7 @@ import { mcpRoutes } from "./routes/mcp";
 import { ownerCardRoutes } from "./routes/owner-cards";
 import { ownerEventRoutes } from "./routes/owner-events";
 import { ownerGroupRoutes } from "./routes/owner-groups";
+import { ownerInboxRoutes } from "./routes/owner-inbox";
 import { ownerPeerRoutes } from "./routes/owner-peers";
 import { ownerSessionRoutes } from "./routes/owner-sessions";
 import { ownerSettingsRoutes } from "./routes/owner-settings";
@@ -85,12 +86,12 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));
   app.route("/v1/tool", agentToolRoutes({ engine, clock, logger, keepAliveMs }));
 
-  // The inbox mounts here with its issue; until then it is an unknown route.
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
   app.route("/v1/owner/sessions", ownerSessionRoutes(engine));
   app.route("/v1/owner/settings", ownerSettingsRoutes(engine));
   app.route("/v1/owner/groups", ownerGroupRoutes(engine));
   app.route("/v1/owner/cards", ownerCardRoutes(engine));
+  app.route("/v1/owner/inbox", ownerInboxRoutes(engine));
   app.route("/v1/owner/peers", ownerPeerRoutes(engine));
   app.route(
     "/v1/owner/events",

@@ -15,10 +15,17 @@ import { type ActionContext, type ActionSuccess, callerProfileOf, withCaller } f
 import { createSession } from "./create-session";
 import { listRelays } from "./list-relays";
 import { listSessions } from "./list-sessions";
+import { ask } from "./questions/ask";
+import { listQuestions } from "./questions/list-questions";
+import { withdraw } from "./questions/withdraw";
 import { readSession } from "./read-session";
 import { readTaskOutput } from "./read-task-output";
 import { enforce, refusalEnvelope, refuse } from "./refusal";
 import { relayInfo } from "./relay-info";
+import { listSchedules } from "./schedules/list-schedules";
+import { schedule } from "./schedules/schedule";
+import { refuseScheduleElsewhere, SCHEDULE_ACTIONS } from "./schedules/schedules-here";
+import { unschedule } from "./schedules/unschedule";
 import { send } from "./send";
 import { stop } from "./stop";
 import { listSubscriptions } from "./subscriptions/list-subscriptions";
@@ -73,6 +80,21 @@ export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise
       return transferSubscriptions(ctx, call);
     case "read_task_output":
       return readTaskOutput(ctx, call);
+    case "schedule":
+      refuseScheduleElsewhere(ctx, call.action, ctx.from.relay);
+      return withCaller(ctx).then((withIt) => schedule(withIt, call));
+    case "list_schedules":
+      refuseScheduleElsewhere(ctx, call.action, ctx.from.relay);
+      return listSchedules(ctx, call);
+    case "unschedule":
+      refuseScheduleElsewhere(ctx, call.action, ctx.from.relay);
+      return unschedule(ctx, call);
+    case "ask":
+      return ask(ctx, call);
+    case "list_questions":
+      return listQuestions(ctx, call);
+    case "withdraw":
+      return withdraw(ctx, call);
     default:
       return Promise.resolve(unsupported(call.action));
   }
@@ -207,6 +229,9 @@ async function runLocalCall(
     return { kind: "success", success: await listRelays(ctx) };
   }
   const target = await resolveRelayTarget(ctx, call.relay);
+  if (target.kind === "paired" && SCHEDULE_ACTIONS.has(call.action)) {
+    refuseScheduleElsewhere(ctx, call.action, target.peer.name);
+  }
   if (target.kind === "paired") {
     return { kind: "result", result: await forwardCall(ctx, target.peer, call, request.input) };
   }

@@ -5,8 +5,10 @@ import type { SessionRuntime } from "../runtime/session-runtime";
 import { patchOwnerSettings, readOwnerSettings } from "../settings";
 import { createEventHints, type EventHints } from "../watching/event-hints";
 import { answerOwnerCard, listOwnerCards } from "./owner-cards";
+import { compactOwnerSession } from "./owner-compact";
 import type { OwnerContext } from "./owner-context";
 import { createOwnerGroup, dissolveOwnerGroup, listOwnerGroups, renameOwnerGroup } from "./owner-groups";
+import { answerOwnerInbox, listOwnerInbox } from "./owner-inbox";
 import { createOwnerPeer, listOwnerPeers, patchOwnerPeer, removeOwnerPeer } from "./owner-peers";
 import {
   archiveOwnerSession,
@@ -46,6 +48,7 @@ export function createOwnerApi(
     patchSession: fresh((id, body) => patchOwnerSession(ctx, id, body)),
     postMessage: fresh((id, text) => postOwnerMessage(ctx, id, text)),
     archiveSession: (id) => archiveOwnerSession(ctx, id),
+    compactSession: (id) => compactOwnerSession(ctx, id),
     killSession: (id) => killOwnerSession(ctx, id),
     deleteSession: (id) => deleteOwnerSession(ctx, id),
     getSettings: () => readOwnerSettings(deps),
@@ -60,6 +63,8 @@ export function createOwnerApi(
     dissolveGroup: (id) => dissolveOwnerGroup(ctx, id),
     listCards: (options) => listOwnerCards(ctx, options?.status),
     answerCard: (id, body) => answerOwnerCard(ctx, id, body),
+    listInbox: (options) => listOwnerInbox(ctx, options),
+    answerInbox: (id, body) => answerOwnerInbox(ctx, id, body),
     issueAgentToken: (sessionId) => issueOwnerAgentToken(ctx, sessionId),
     createPeer: (body) => createOwnerPeer(ctx, body),
     listPeers: () => listOwnerPeers(ctx),

@@ -168,9 +168,12 @@ export async function postOwnerMessage(
     const session = found.archivedAt === null ? found : ((await sessions.unarchiveSession(id)) ?? found);
     // The owner wrote: the anti-loop count starts again (GAP-04 (f), R-SCH-17); answers to questions don't (R-QANS-05).
     await loopCounters.resetLoopCounter(id);
+    // R-SCH-19: the firings its schedules hold go out as soon as the owner writes there.
+    await tx.deps.stores.schedules.recheckHeld({ createdBy: id, at: tx.deps.clock.now() });
     return postText(tx, session, text);
   });
   kickTurn(ctx, posted.turn);
+  ctx.live.scheduleChanges.notify();
   return posted;
 }
 

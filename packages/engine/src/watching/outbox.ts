@@ -1,6 +1,7 @@
 import { type IdGenerator, toIso as iso } from "@oar/core";
 import { type OutboxEvent, TURN_END_TEXT_MAX } from "@oar/schema";
 import type { EngineStores } from "../engine";
+import type { InboxQuestionRecord } from "../ports/question-store";
 import type { SessionRecord, TurnRecord } from "../ports/session-store";
 import type { TaskRecord } from "../ports/task-store";
 
@@ -112,6 +113,9 @@ export async function recordSessionGone(
     event: { kind: how === "archived" ? "session_archived" : "session_deleted", ...about(id, session, at) },
   });
   await writer.stores.subscriptions.forgetSession({ sessionId: session.id, at });
+  // R-SCHEND-01: schedules firing in it or created by it end; R-WDR-03: its questions end, silently.
+  await writer.stores.schedules.endSchedulesOf({ sessionIds: [session.id], reason: how, at });
+  await writer.stores.questions.endInboxQuestionsOf({ sessionIds: [session.id], at });
 }
 
 export async function recordQuestionAsked(
@@ -155,6 +159,55 @@ export async function recordQuestionAnswered(
       choice: question.choice,
       dismissed: false,
       via,
+    },
+  });
+}
+
+/** A non-blocking question (`ask`) was asked about `session`: its watchers may hear it (GAP-13). */
+export async function recordInboxAsked(
+  writer: OutboxWriter,
+  question: InboxQuestionRecord,
+  session: Pick<SessionRecord, "id" | "title">,
+): Promise<void> {
+  const id = `${question.id}.asked`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "question_asked",
+      ...about(id, session, question.createdAt),
+      question_id: question.id,
+      questionKind: "ask",
+      text: question.text,
+      ...(question.options.length === 0 ? {} : { options: [...question.options] }),
+    },
+  });
+}
+
+/**
+ * The owner answered or dismissed a non-blocking question: `question_answered` for the asking
+ * conversation and the session concerned, with no subscription (R-QANS-01/02, R-QCHK-04).
+ */
+export async function recordInboxAnswered(
+  writer: OutboxWriter,
+  question: InboxQuestionRecord,
+  session: Pick<SessionRecord, "id" | "title">,
+): Promise<void> {
+  const id = `${question.id}.answered`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "question_answered",
+      ...about(id, session, question.closedAt ?? question.createdAt),
+      question_id: question.id,
+      questionKind: "ask",
+      text: question.text,
+      answer: question.answer,
+      choice: question.choice,
+      dismissed: question.status === "dismissed",
+      via: question.via ?? writer.relayName,
+      ...(question.askingRelay === null ? { asked_by: question.askingSession } : {}),
     },
   });
 }

@@ -138,6 +138,20 @@ function firstReleases(
   });
 }
 
+/**
+ * The conversations a row reaches with no subscription: a non-blocking question's answer goes to
+ * the asking conversation and to the session concerned (R-QANS-02, R-QCHK-04), urgent (R-QANS-03).
+ * A watcher a subscription reaches already is not reached twice.
+ */
+function directWatchers(record: OutboxRecord, firsts: readonly FirstRelease[]): string[] {
+  const event = record.event;
+  if (event.kind !== "question_answered" || event.asked_by === undefined) {
+    return [];
+  }
+  const reached = new Set(firsts.map((first) => first.watcher));
+  return [...new Set([event.asked_by, event.session])].filter((watcher) => !reached.has(watcher));
+}
+
 /** One row's deliveries, added to the batch's windows in the row's order. */
 function deliver(
   ctx: RoutingContext,
@@ -147,6 +161,20 @@ function deliver(
 ) {
   for (const first of firsts.filter((f) => f.release.reason === "urgent")) {
     windows.flush(first.watcher, ctx.now);
+  }
+  for (const watcher of directWatchers(record, firsts)) {
+    windows.flush(watcher, ctx.now);
+    windows.add({
+      id: ctx.ids.next("delivery"),
+      watcher,
+      subscriptionId: null,
+      eventId: record.id,
+      eventSeq: record.seq,
+      reason: "urgent",
+      dueAt: ctx.now,
+      echoTurnId: null,
+      createdAt: ctx.now,
+    });
   }
   const event = record.event;
   for (const { watcher, subscription, release } of firsts) {

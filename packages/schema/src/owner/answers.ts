@@ -31,6 +31,10 @@ export const OwnerCardAnswerBodySchema = storableBody(
 );
 export type OwnerCardAnswerBody = z.infer<typeof OwnerCardAnswerBodySchema>;
 
+/** GET /v1/owner/inbox: pending questions; `closed=true` adds those closed in the last day. */
+export const OwnerInboxQuerySchema = z.strictObject({ closed: z.enum(["true", "false"]).optional() });
+export type OwnerInboxQuery = z.infer<typeof OwnerInboxQuerySchema>;
+
 /** POST /v1/owner/inbox/:id: answer a non-blocking question, or dismiss it. */
 export const OwnerInboxAnswerBodySchema = storableBody(
   z

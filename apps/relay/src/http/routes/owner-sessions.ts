@@ -35,6 +35,7 @@ export function ownerSessionRoutes(engine: Engine): Hono {
     c.json({ token: await owner.issueAgentToken(c.req.param("id")) } satisfies TokenResponse),
   );
   app.post("/:id/archive", async (c) => c.json(await owner.archiveSession(c.req.param("id"))));
+  app.post("/:id/compact", async (c) => c.json(await owner.compactSession(c.req.param("id"))));
   app.post("/:id/kill", async (c) => {
     await owner.killSession(c.req.param("id"));
     return c.json({ ok: true });
