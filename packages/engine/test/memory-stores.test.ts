@@ -3,6 +3,7 @@ import {
   createMemoryLeaseStore,
   createMemoryPeerStore,
   createMemoryQuestionStore,
+  createMemoryScheduleStore,
   createMemorySessionStores,
   createMemorySettingsStore,
   createMemoryTaskStore,
@@ -12,6 +13,7 @@ import {
   runLeaseStoreContract,
   runPeerStoreContract,
   runQuestionStoreContract,
+  runScheduleStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
   runTaskStoreContract,
@@ -37,6 +39,11 @@ runQuestionStoreContract(async () => ({
 runAtomicChangesContract(async () => ({ store: createMemoryEngineStores(), cleanup }));
 runTaskStoreContract(async () => ({
   store: createMemoryTaskStore(),
+  sessions: createMemorySessionStores().sessions,
+  cleanup,
+}));
+runScheduleStoreContract(async () => ({
+  store: createMemoryScheduleStore(),
   sessions: createMemorySessionStores().sessions,
   cleanup,
 }));

@@ -5,6 +5,7 @@ import {
   runLeaseStoreContract,
   runPeerStoreContract,
   runQuestionStoreContract,
+  runScheduleStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
   runTaskStoreContract,
@@ -40,6 +41,10 @@ export function describeStoreContracts(database: TestDatabase): void {
     runSettingsStoreContract(fixture((stores) => stores.settings));
     runTaskStoreContract(async () => ({
       ...(await fixture((stores) => stores.tasks)()),
+      sessions: test.storage().stores.sessions,
+    }));
+    runScheduleStoreContract(async () => ({
+      ...(await fixture((stores) => stores.schedules)()),
       sessions: test.storage().stores.sessions,
     }));
     runTokenStoreContract(fixture((stores) => stores.tokens));

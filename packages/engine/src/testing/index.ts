@@ -8,6 +8,7 @@ export { createMemoryEngineStores } from "./memory-engine-stores";
 export { createMemoryEventStore } from "./memory-event-store";
 export { createMemoryPeerStore } from "./memory-peer-store";
 export { createMemoryQuestionStore } from "./memory-question-store";
+export { createMemoryScheduleStore } from "./memory-schedule-store";
 export { createMemorySessionStores } from "./memory-session-stores";
 export { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 export { createMemoryTaskStore } from "./memory-task-store";
@@ -18,6 +19,7 @@ export {
   type RecordingTurnIO,
   type RecordingTurnIOOptions,
 } from "./recording-turn-io";
+export { runScheduleStoreContract, type ScheduleStoreFixture } from "./schedule-store-contract";
 export { runSessionStoreContract } from "./session-store-contract";
 export { runSettingsStoreContract } from "./settings-store-contract";
 export { runTaskStoreContract, type TaskStoreFixture } from "./task-store-contract";

@@ -9,6 +9,7 @@ import type { EngineStores } from "../engine";
 import { createMemoryEventStore } from "./memory-event-store";
 import { createMemoryPeerStore } from "./memory-peer-store";
 import { createMemoryQuestionStore } from "./memory-question-store";
+import { createMemoryScheduleStore } from "./memory-schedule-store";
 import { createMemorySessionStores } from "./memory-session-stores";
 import { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 import { createMemoryTaskStore } from "./memory-task-store";
@@ -33,6 +34,7 @@ export function createMemoryEngineStores(): EngineStores {
     subscriptions: createMemorySubscriptionStore(),
     deliveries: createMemoryDeliveryStore(),
     tasks: createMemoryTaskStore(),
+    schedules: createMemoryScheduleStore(),
   };
   const snapshotting: readonly Snapshotting[] = [{ snapshot: snapshotSessions }, ...Object.values(parts)];
   let queue: Promise<unknown> = Promise.resolve();

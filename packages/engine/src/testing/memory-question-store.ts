@@ -1,16 +1,107 @@
 import { type Snapshotting, snapshotOf } from "@oar/core/testing";
-import type { BlockingQuestionRecord, QuestionStore } from "../ports/question-store";
+import type { BlockingQuestionRecord, InboxQuestionRecord, QuestionStore } from "../ports/question-store";
 
 /** In-memory QuestionStore for tests; it passes the same contract suite as @oar/storage. */
 export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
-  // Insertion order stands in for the database's sequence column.
-  const questions = new Map<string, BlockingQuestionRecord>();
+  // Insertion order stands in for the database's sequence column. The two kinds share one id
+  // space, as they share one table.
+  const blocking = new Map<string, BlockingQuestionRecord>();
+  const inbox = new Map<string, InboxQuestionRecord>();
+  const claimId = (id: string) => {
+    if (blocking.has(id) || inbox.has(id)) {
+      throw new Error(`A question with id ${id} already exists.`);
+    }
+  };
+  const pending = () => [...inbox.values()].filter((q) => q.status === "pending");
+  // Only this relay's conversations ask as `askingSession` alone.
+  const askedBy = (q: InboxQuestionRecord, session: string) =>
+    q.askingRelay === null && q.askingSession === session;
   return {
-    snapshot: () => snapshotOf(questions),
-    async createBlockingQuestion(input) {
-      if (questions.has(input.id)) {
-        throw new Error(`A question with id ${input.id} already exists.`);
+    snapshot: () => snapshotOf(blocking, inbox),
+    async createInboxQuestion(input) {
+      claimId(input.id);
+      const record: InboxQuestionRecord = {
+        ...input,
+        options: [...input.options],
+        status: "pending",
+        answer: null,
+        choice: null,
+        via: null,
+        closedAt: null,
+      };
+      inbox.set(record.id, record);
+      return record;
+    },
+    async getInboxQuestion(id) {
+      return inbox.get(id) ?? null;
+    },
+    async listInboxQuestions({ askingSession, sessionId, closedSince }) {
+      const matches = (q: InboxQuestionRecord) =>
+        askingSession === undefined && sessionId === undefined
+          ? true
+          : (askingSession !== undefined && askedBy(q, askingSession)) ||
+            (sessionId !== undefined && q.sessionId === sessionId);
+      return [...inbox.values()]
+        .filter(
+          (q) =>
+            matches(q) &&
+            (q.status === "pending" ||
+              (closedSince !== null && q.closedAt !== null && q.closedAt >= closedSince)),
+        )
+        .sort((a, b) => a.createdAt - b.createdAt);
+    },
+    async countPendingInbox({ askingSession, sessionId }) {
+      const open = pending();
+      return {
+        asked: open.filter((q) => askedBy(q, askingSession)).length,
+        concerning: open.filter((q) => q.sessionId === sessionId).length,
+      };
+    },
+    async closeInboxQuestion({ id, status, answer, choice, via, at }) {
+      const current = inbox.get(id);
+      if (current?.status !== "pending") {
+        return null;
       }
+      const closed: InboxQuestionRecord = {
+        ...current,
+        status,
+        answer: answer ?? null,
+        choice: choice ?? null,
+        via: via ?? null,
+        closedAt: at,
+      };
+      inbox.set(id, closed);
+      return closed;
+    },
+    async endInboxQuestionsOf({ sessionIds, at }) {
+      const ended: InboxQuestionRecord[] = [];
+      for (const q of pending()) {
+        if (sessionIds.some((session) => q.sessionId === session || askedBy(q, session))) {
+          const record: InboxQuestionRecord = { ...q, status: "ended", closedAt: at };
+          inbox.set(q.id, record);
+          ended.push(record);
+        }
+      }
+      return ended;
+    },
+    async moveInboxQuestions({ from, to }) {
+      let moved = 0;
+      for (const q of inbox.values()) {
+        const asked = askedBy(q, from);
+        if (asked || q.sessionId === from) {
+          inbox.set(q.id, {
+            ...q,
+            askingSession: asked ? to : q.askingSession,
+            sessionId: q.sessionId === from ? to : q.sessionId,
+          });
+          moved++;
+        }
+      }
+      return moved;
+    },
+
+    async createBlockingQuestion(input) {
+      claimId(input.id);
       const record: BlockingQuestionRecord = {
         ...input,
         options: [...input.options],
@@ -19,21 +110,21 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
         choices: null,
         answeredAt: null,
       };
-      questions.set(record.id, record);
+      blocking.set(record.id, record);
       return record;
     },
     async getBlockingQuestion(id) {
-      return questions.get(id) ?? null;
+      return blocking.get(id) ?? null;
     },
     async listBlockingQuestions({ sessionId, status }) {
-      return [...questions.values()].filter(
+      return [...blocking.values()].filter(
         (q) =>
           (sessionId === undefined || q.sessionId === sessionId) &&
           (status === undefined || q.status === status),
       );
     },
     async answerBlockingQuestion({ id, answer, at }) {
-      const current = questions.get(id);
+      const current = blocking.get(id);
       if (current?.status !== "pending") {
         return null;
       }
@@ -44,14 +135,14 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
         choices: answer.choices === undefined ? null : [...answer.choices],
         answeredAt: at,
       };
-      questions.set(id, answered);
+      blocking.set(id, answered);
       return answered;
     },
     async endBlockingQuestionsOfTurn({ turnId }) {
       let ended = 0;
-      for (const question of questions.values()) {
+      for (const question of blocking.values()) {
         if (question.turnId === turnId && question.status === "pending") {
-          questions.set(question.id, { ...question, status: "ended" });
+          blocking.set(question.id, { ...question, status: "ended" });
           ended++;
         }
       }

@@ -10,6 +10,7 @@ import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
 import { createPeerStore } from "./peer-store";
 import { createQuestionStore } from "./question-store";
+import { createScheduleStore } from "./schedule-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
 import { createSubscriptionStore } from "./subscription-store";
@@ -84,6 +85,7 @@ const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[
   subscriptions: ["SubscriptionStore", createSubscriptionStore],
   deliveries: ["DeliveryStore", createDeliveryStore],
   tasks: ["TaskStore", createTaskStore],
+  schedules: ["ScheduleStore", createScheduleStore],
 };
 
 /** What a port's store is made on. */

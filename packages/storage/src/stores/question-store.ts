@@ -1,13 +1,65 @@
-import type { BlockingQuestionRecord, BlockingQuestionStatus, QuestionStore } from "@oar/engine";
-import { and, asc, eq } from "drizzle-orm";
+import type {
+  BlockingQuestionRecord,
+  BlockingQuestionStatus,
+  ClosedInboxStatus,
+  InboxQuestionRecord,
+  QuestionStore,
+} from "@oar/engine";
+import { and, asc, count, eq, gte, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { questions } from "../tables";
-import { mapFirst, toDate, toMs, toMsOrNull } from "./rows";
+import { inList, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
 
 type QuestionRow = typeof questions.$inferSelect;
 
-// This port covers the blocking cards only; `ask` rows (Inbox questions) share the table.
+// Blocking cards (`ask_user`) and Inbox questions (`ask`) share the table; each kind's methods
+// see only their own rows.
 const BLOCKING = eq(questions.kind, "ask_user");
+const INBOX = eq(questions.kind, "ask");
+const PENDING = eq(questions.status, "pending");
+
+/**
+ * When an Inbox question closed, kept as the blocking cards keep it: an owner's answer or dismissal
+ * in `answered_at`, a withdrawal or an end in `ended_at`.
+ */
+function closedAtColumn(status: ClosedInboxStatus): "answeredAt" | "endedAt" {
+  return status === "answered" || status === "dismissed" ? "answeredAt" : "endedAt";
+}
+
+/** Closed at `since` or later, whichever column holds it. */
+function closedSince(since: number): SQL | undefined {
+  const at = toDate(since);
+  return or(gte(questions.answeredAt, at), gte(questions.endedAt, at));
+}
+
+/** Asked by `session` of this relay (a paired relay's conversation may have the same id). */
+function askedBy(session: string): SQL | undefined {
+  return and(eq(questions.askingSession, session), isNull(questions.askingRelay));
+}
+
+function toInboxRecord(row: QuestionRow): InboxQuestionRecord {
+  const closedAt = row.status === "pending" ? null : row[closedAtColumn(row.status)];
+  return {
+    id: row.id,
+    askingRelay: row.askingRelay,
+    askingSession: row.askingSession,
+    sessionId: row.sessionId,
+    text: row.text,
+    options: row.options,
+    recommendation: row.recommendation,
+    detail: row.detail,
+    status: row.status,
+    answer: row.answer,
+    // One choice, kept in the `choices` column the blocking cards use.
+    choice: row.choices?.[0] ?? null,
+    via: row.via,
+    provenance: row.provenance ?? null,
+    createdAt: toMs(row.createdAt),
+    closedAt: toMsOrNull(closedAt),
+  };
+}
+
+const inboxOldestFirst = [asc(questions.createdAt), asc(questions.seq)];
 
 function toBlockingStatus(row: QuestionRow): BlockingQuestionStatus {
   if (row.status === "pending" || row.status === "answered") {
@@ -33,6 +85,123 @@ function toQuestionRecord(row: QuestionRow): BlockingQuestionRecord {
 
 export function createQuestionStore(db: Database): QuestionStore {
   return {
+    async createInboxQuestion(input) {
+      const [row] = await db
+        .insert(questions)
+        .values({
+          id: input.id,
+          kind: "ask",
+          askingRelay: input.askingRelay,
+          askingSession: input.askingSession,
+          sessionId: input.sessionId,
+          text: input.text,
+          options: [...input.options],
+          recommendation: input.recommendation,
+          detail: input.detail,
+          provenance: input.provenance,
+          status: "pending",
+          createdAt: toDate(input.createdAt),
+        })
+        .returning();
+      if (!row) {
+        throw new Error(`Inserting question ${input.id} returned no row.`);
+      }
+      return toInboxRecord(row);
+    },
+
+    async getInboxQuestion(id) {
+      const rows = await db
+        .select()
+        .from(questions)
+        .where(and(eq(questions.id, id), INBOX));
+      return mapFirst(rows, toInboxRecord);
+    },
+
+    async listInboxQuestions(options) {
+      const parties =
+        options.askingSession === undefined && options.sessionId === undefined
+          ? undefined
+          : or(
+              options.askingSession === undefined ? undefined : askedBy(options.askingSession),
+              options.sessionId === undefined ? undefined : eq(questions.sessionId, options.sessionId),
+            );
+      const rows = await db
+        .select()
+        .from(questions)
+        .where(
+          and(
+            INBOX,
+            parties,
+            options.closedSince === null ? PENDING : or(PENDING, closedSince(options.closedSince)),
+          ),
+        )
+        .orderBy(...inboxOldestFirst);
+      return rows.map(toInboxRecord);
+    },
+
+    async countPendingInbox({ askingSession, sessionId }) {
+      const [row] = await db
+        .select({
+          asked: count(
+            sql`case when ${questions.askingSession} = ${askingSession} and ${questions.askingRelay} is null then 1 end`,
+          ),
+          concerning: count(sql`case when ${questions.sessionId} = ${sessionId} then 1 end`),
+        })
+        .from(questions)
+        .where(and(INBOX, PENDING, or(askedBy(askingSession), eq(questions.sessionId, sessionId))));
+      return { asked: row?.asked ?? 0, concerning: row?.concerning ?? 0 };
+    },
+
+    async closeInboxQuestion({ id, status, answer, choice, via, at }) {
+      const rows = await db
+        .update(questions)
+        .set({
+          status,
+          answer: answer ?? null,
+          choices: choice === undefined || choice === null ? null : [choice],
+          via: via ?? null,
+          [closedAtColumn(status)]: toDate(at),
+        })
+        .where(and(eq(questions.id, id), INBOX, PENDING))
+        .returning();
+      return mapFirst(rows, toInboxRecord);
+    },
+
+    async endInboxQuestionsOf({ sessionIds, at }) {
+      if (sessionIds.length === 0) {
+        return [];
+      }
+      const rows = await db
+        .update(questions)
+        .set({ status: "ended", [closedAtColumn("ended")]: toDate(at) })
+        .where(
+          and(
+            INBOX,
+            PENDING,
+            or(
+              inList(questions.sessionId, sessionIds),
+              and(inList(questions.askingSession, sessionIds), isNull(questions.askingRelay)),
+            ),
+          ),
+        )
+        .returning();
+      return rows.map(toInboxRecord);
+    },
+
+    async moveInboxQuestions({ from, to }) {
+      // One statement, so a question asked by `from` about itself counts once.
+      const asked = sql`(${questions.askingSession} = ${from} and ${questions.askingRelay} is null)`;
+      const rows = await db
+        .update(questions)
+        .set({
+          askingSession: sql`case when ${asked} then ${to} else ${questions.askingSession} end`,
+          sessionId: sql`case when ${questions.sessionId} = ${from} then ${to} else ${questions.sessionId} end`,
+        })
+        .where(and(INBOX, or(askedBy(from), eq(questions.sessionId, from))))
+        .returning({ id: questions.id });
+      return rows.length;
+    },
+
     async createBlockingQuestion(input) {
       const [row] = await db
         .insert(questions)

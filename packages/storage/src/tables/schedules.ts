@@ -20,12 +20,18 @@ export const schedules = pgTable(
     at: instant("at"),
     everyMinutes: integer("every_minutes"),
     once: boolean("once").notNull(),
+    // The first slot of the grid (GAP-18): `at`, else one interval after creation.
+    anchor: instant("anchor").notNull(),
     nextFireAt: instant("next_fire_at"),
     lastFiredAt: instant("last_fired_at"),
+    // The turn the last firing queued: a repetition is skipped while it still waits (R-SCH-12).
+    lastTurnId: text("last_turn_id"),
     firedCount: integer("fired_count").notNull().default(0),
     skippedCount: integer("skipped_count").notNull().default(0),
     // Set while the anti-loop guard holds a firing (R-SCH-18).
     heldSince: instant("held_since"),
+    // When the firing loop looks at it next: next_fire_at, or a held firing's re-check.
+    dueAt: instant("due_at"),
     // The creating turn's hop provenance, carried by every firing (R-SCH-14).
     provenance: jsonb("provenance").$type<Provenance>(),
     createdAt: instant("created_at").notNull(),
@@ -33,7 +39,7 @@ export const schedules = pgTable(
     endReason: text("end_reason").$type<ScheduleEndReason>(),
   },
   (t) => [
-    index("schedules_due_idx").on(t.nextFireAt).where(sql`ended_at is null`),
+    index("schedules_due_idx").on(t.dueAt).where(sql`ended_at is null`),
     index("schedules_session_idx").on(t.sessionId),
     index("schedules_created_by_idx").on(t.createdBy),
     oneOf("schedules_end_reason_check", t.endReason, SCHEDULE_END_REASONS),

@@ -1,3 +1,4 @@
+import type { ScheduleFiring } from "@oar/engine";
 import type { CardKind, CardStatus, UnlockHow } from "@oar/permissions";
 import type { DeliveryReason, DeliveryStatus, WakeupRecord } from "@oar/scheduler";
 import {
@@ -54,5 +55,6 @@ export const DELIVERY_REASONS = valuesOf<DeliveryReason>()(["window", "urgent", 
 export const DELIVERY_STATUSES = valuesOf<DeliveryStatus>()(["pending", "sent", "dropped"]);
 export const WAKEUP_KINDS = valuesOf<WakeupRecord["kind"]>()(["batch", "urgent", "cap"]);
 
-export type FiringStatus = "fired" | "skipped" | "held";
-export const FIRING_STATUSES = valuesOf<FiringStatus>()(["fired", "skipped", "held"]);
+// A slot is recorded fired or skipped; a hold is the schedule's state (held_since), not a slot's.
+export type FiringStatus = ScheduleFiring["outcome"];
+export const FIRING_STATUSES = valuesOf<FiringStatus>()(["fired", "skipped"]);
