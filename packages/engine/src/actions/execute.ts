@@ -33,7 +33,6 @@ import { subscribe } from "./subscriptions/subscribe";
 import { transferSubscriptions } from "./subscriptions/transfer-subscriptions";
 import { unsubscribe } from "./subscriptions/unsubscribe";
 import { summaryLine } from "./summary";
-import { unsupported } from "./unsupported";
 import { updateSession } from "./update-session";
 import { usage } from "./usage";
 import { wait } from "./wait";
@@ -95,8 +94,8 @@ export function runOnThisRelay(ctx: ActionContext, call: RelayToolCall): Promise
       return listQuestions(ctx, call);
     case "withdraw":
       return withdraw(ctx, call);
-    default:
-      return Promise.resolve(unsupported(call.action));
+    case "list_relays":
+      return listRelays(ctx);
   }
 }
 
