@@ -82,7 +82,7 @@ describe("owner surface, refusals (DESIGN §4, GAP-21)", { timeout: 30_000 }, ()
     });
   });
 
-  it("an approval body on a question card is 400; an unmounted owner route is 404", async () => {
+  it("an approval body on a question card is 400; an unmounted owner route is 404; bad Inbox calls are refused", async () => {
     const t = await createTestRelay();
     await t.ownerJson<OwnerSessionDetail>("POST", "/v1/owner/sessions", { text: "!ask Go? | Yes" });
     let cardId: string | undefined;
@@ -93,9 +93,21 @@ describe("owner surface, refusals (DESIGN §4, GAP-21)", { timeout: 30_000 }, ()
     }
     const approval = await envelope(await t.owner("POST", `/v1/owner/cards/${cardId}`, { choice: "allow" }));
     expect(approval).toMatchObject({ status: 400, body: { code: "REMOTE_RELAY_INVALID_INPUT" } });
-    expect(await envelope(await t.owner("GET", "/v1/owner/inbox"))).toMatchObject({
+    expect(await envelope(await t.owner("GET", "/v1/owner/nowhere"))).toMatchObject({
       status: 404,
       body: { ok: false, code: "REMOTE_RELAY_NOT_FOUND" },
+    });
+    // The Inbox: an unknown question is 404, a bad body or query 400, nothing changed.
+    expect(await envelope(await t.owner("POST", "/v1/owner/inbox/ask_nope", { answer: "x" }))).toMatchObject({
+      status: 404,
+      body: { ok: false, code: "REMOTE_RELAY_NOT_FOUND" },
+    });
+    expect(
+      await envelope(await t.owner("POST", "/v1/owner/inbox/ask_nope", { dismiss: true, answer: "x" })),
+    ).toMatchObject({ status: 400, body: { code: "REMOTE_RELAY_INVALID_INPUT" } });
+    expect(await envelope(await t.owner("GET", "/v1/owner/inbox?closed=maybe"))).toMatchObject({
+      status: 400,
+      body: { code: "REMOTE_RELAY_INVALID_INPUT" },
     });
   });
 });

@@ -1,0 +1,90 @@
+import { expect } from "vitest";
+import { OWNER_TOKEN } from "../harness";
+import { ownerCall } from "../process";
+
+const SESSIONS = 5;
+const PER_SESSION = 20;
+export const SCHEDULED = SESSIONS * PER_SESSION;
+
+async function owner<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await ownerCall<T>(base, OWNER_TOKEN, {
+    method,
+    path,
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+  return answer.body;
+}
+
+/** The schedules a load made: their ids, in the sessions they fire in. */
+export interface ScheduleLoad {
+  readonly sessions: readonly string[];
+  readonly ids: readonly string[];
+  /** Each schedule's number of messages so far, over every session (read through `base`). */
+  fired(base: string): Promise<Map<string, number>>;
+}
+
+/**
+ * 100 one-time schedules (20 in each of 5 external sessions, the most one conversation may hold)
+ * due at distinct instants spread over `spreadMs`, starting `leadMs` from now, made through
+ * `base`'s agent surface as the sessions' own agents.
+ */
+export async function scheduleLoad(
+  base: string,
+  options: { leadMs: number; spreadMs: number },
+): Promise<ScheduleLoad> {
+  const sessions: string[] = [];
+  const ids: string[] = [];
+  const start = Date.now() + options.leadMs;
+  for (let s = 0; s < SESSIONS; s++) {
+    const { id } = await owner<{ id: string }>(base, "POST", "/v1/owner/sessions", {
+      provider: "external",
+      title: `Load ${s}`,
+    });
+    sessions.push(id);
+    const { token } = await owner<{ token: string }>(base, "POST", `/v1/owner/sessions/${id}/token`);
+    for (let i = 0; i < PER_SESSION; i++) {
+      const n = s * PER_SESSION + i;
+      const at = new Date(start + Math.round((n * options.spreadMs) / SCHEDULED)).toISOString();
+      const response = await fetch(`${base}/v1/tool`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ action: "schedule", title: `s${n}`, at, text: `firing ${n}` }),
+      });
+      const result = (await response.json()) as { ok: boolean; schedule_id: string };
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      ids.push(result.schedule_id);
+    }
+  }
+  return {
+    sessions,
+    ids,
+    async fired(through) {
+      const counts = new Map(ids.map((id) => [id, 0]));
+      for (const session of sessions) {
+        const view = await owner<{ messages: { text: string }[] }>(
+          through,
+          "GET",
+          `/v1/owner/sessions/${session}`,
+        );
+        for (const message of view.messages) {
+          const id = /^\[relay schedule (sch_\w+) /.exec(message.text)?.[1];
+          if (id !== undefined) {
+            counts.set(id, (counts.get(id) ?? 0) + 1);
+          }
+        }
+      }
+      return counts;
+    },
+  };
+}
+
+/** How many schedules have fired at least once. */
+export function firedCount(counts: ReadonlyMap<string, number>): number {
+  return [...counts.values()].filter((n) => n > 0).length;
+}
+
+/** The schedules fired other than exactly once (none, when the relay kept its promise). */
+export function notOnce(counts: ReadonlyMap<string, number>): [string, number][] {
+  return [...counts].filter(([, n]) => n !== 1);
+}
