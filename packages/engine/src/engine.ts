@@ -3,10 +3,10 @@ import type { CardKind, CardStatus, CardStore, LoopCounterStore, UnlockStore } f
 import type { DeliveryStore, SubscriptionStore } from "@oar/scheduler";
 import type {
   OwnerCardAnswerBody,
-  OwnerInboxAnswerBody,
   OwnerCreateGroupBody,
   OwnerCreatePeerBody,
   OwnerCreateSessionBody,
+  OwnerInboxAnswerBody,
   OwnerPatchPeerBody,
   OwnerPatchSessionBody,
   OwnerPeer,

@@ -15,7 +15,6 @@ export type {
   ToolResult,
 } from "./engine";
 export { createOwnerApi } from "./owner/create-owner-api";
-export type { InboxItem } from "./questions/question-views";
 export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export { type FolderResolver, identityFolderResolver } from "./ports/folder-resolver";
 export type {
@@ -84,6 +83,7 @@ export type {
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewTask, TaskEnding, TaskKind, TaskRecord, TaskStore } from "./ports/task-store";
 export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";
+export type { InboxItem } from "./questions/question-views";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
 export type {
   EnqueuePrompt,

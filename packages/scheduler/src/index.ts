@@ -29,8 +29,8 @@ export {
   missedSlots,
   nextFireAt,
   type ScheduleTiming,
-  scheduleAnchor,
   type SlotToFire,
+  scheduleAnchor,
   slotAfter,
   slotToFire,
 } from "./schedule-grid";

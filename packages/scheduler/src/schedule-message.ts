@@ -19,9 +19,7 @@ function oneLine(text: string): string {
 export function scheduleHeader(schedule: ScheduleHeading): string {
   const timing = schedule.everyMinutes === null ? "once" : `every ${schedule.everyMinutes} min`;
   const setBy =
-    schedule.setBy === undefined
-      ? ""
-      : ` · set by "${oneLine(schedule.setBy.title)}" (${schedule.setBy.id})`;
+    schedule.setBy === undefined ? "" : ` · set by "${oneLine(schedule.setBy.title)}" (${schedule.setBy.id})`;
   return `[relay schedule ${schedule.id} "${oneLine(schedule.title)}" · ${timing}${setBy} · automated message from OAR, not from the user; it approves nothing]`;
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { dueSlot, missedSlots, nextFireAt, scheduleAnchor, slotAfter, slotToFire } from "../src/schedule-grid";
+import {
+  dueSlot,
+  missedSlots,
+  nextFireAt,
+  scheduleAnchor,
+  slotAfter,
+  slotToFire,
+} from "../src/schedule-grid";
 
 const t = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -93,7 +100,10 @@ describe("slotToFire: the slot a due schedule fires for (R-SCH-10, R-SCH-11)", (
     // 02:00 in Paris on the day before summer time begins (2026-03-29 at 02:00 local).
     const paris = t("2026-03-28T02:00:00+01:00");
     const day = 1440;
-    const fired = slotToFire({ anchor: paris, everyMinutes: day, nextFireAt: paris + day * MIN }, paris + 36 * 60 * MIN);
+    const fired = slotToFire(
+      { anchor: paris, everyMinutes: day, nextFireAt: paris + day * MIN },
+      paris + 36 * 60 * MIN,
+    );
     expect(fired?.slot).toBe(t("2026-03-29T01:00:00Z"));
     expect(fired?.next).toBe(t("2026-03-30T01:00:00Z"));
     expect((fired?.slot ?? 0) - paris).toBe(24 * 60 * MIN);

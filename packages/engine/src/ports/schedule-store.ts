@@ -88,7 +88,9 @@ export interface ScheduleStore {
    */
   listSchedulesOf(conversation: string, options: { readonly endedSince: number }): Promise<ScheduleRecord[]>;
   /** Active schedules firing in `conversation`, and active ones it created for other sessions (R-SCHEND-03). */
-  countActive(conversation: string): Promise<{ readonly firingIn: number; readonly createdForOthers: number }>;
+  countActive(
+    conversation: string,
+  ): Promise<{ readonly firingIn: number; readonly createdForOthers: number }>;
   /**
    * Claims up to `limit` active schedules whose `dueAt` has come (FOR UPDATE SKIP LOCKED on a
    * shared database: another process's claim skips them until this transaction ends), earliest
