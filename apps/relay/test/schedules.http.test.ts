@@ -87,6 +87,24 @@ function describeOn(label: string, databaseUrl?: () => string) {
           setBy: { id: t.planner.id, title: "Planner" },
         }),
       ]);
+      // The ⏰ list of the owner's view, and Cancel there (R-SCHEND-01).
+      const later = await t.served.tool(t.planner.token, {
+        action: "schedule",
+        title: "Later",
+        every_minutes: 30,
+        text: "x",
+      });
+      const view = await t.served.ownerJson<{ schedules: { id: string }[] }>(
+        "GET",
+        `/v1/owner/sessions/${t.planner.id}`,
+      );
+      expect(view.schedules.map((s) => s.id)).toEqual([id, later.schedule_id]);
+      const cancelled = await t.served.ownerJson("POST", `/v1/owner/schedules/${later.schedule_id}/cancel`);
+      expect(cancelled).toMatchObject({ id: later.schedule_id, endReason: "unscheduled" });
+      expect(await t.served.owner("POST", "/v1/owner/schedules/sch_nope/cancel")).toMatchObject({
+        status: 404,
+        body: { code: "REMOTE_RELAY_NOT_FOUND" },
+      });
       const unknown = await t.served.tool(t.planner.token, { action: "unschedule", schedule_id: "sch_nope" });
       expect(unknown).toMatchObject({ ok: false, code: "REMOTE_RELAY_NOT_FOUND" });
     });

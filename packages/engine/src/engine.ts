@@ -15,6 +15,7 @@ import type {
   PeerEventsPage,
   PeerEventsQuery,
   PeerOrigin,
+  ScheduleEntry,
   TaskSummary,
 } from "@oar/schema";
 import type { EventStore, OutboxRecord } from "./ports/event-store";
@@ -152,6 +153,10 @@ export interface OwnerSessionDetail extends OwnerSessionView {
   readonly inFlight: { readonly turnId: string; readonly text: string } | null;
   readonly pendingQuestions: readonly PendingQuestionView[];
   readonly tasks: readonly TaskSummary[];
+  /** The schedules that fire in it or that it created, active and ended in the last hour (the ⏰ list, R-SCHEND-01). */
+  readonly schedules: readonly ScheduleEntry[];
+  /** Its non-blocking questions, pending and closed in the last day: the cards the session shows (R-ASK-01). */
+  readonly inboxQuestions: readonly InboxItem[];
 }
 
 /** An invite as the owner sees it: never the token again, only which relay it belongs to (`null`: unused). */
@@ -234,6 +239,8 @@ export interface OwnerApi {
   dissolveGroup(id: string): Promise<void>;
   listCards(options?: { readonly status?: OwnerCardStatus }): Promise<OwnerCard[]>;
   answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
+  /** Cancel in the ⏰ list (R-SCHEND-01): ends the schedule as `unscheduled`; the listing entry after. */
+  cancelSchedule(id: string): Promise<ScheduleEntry>;
   /** The non-blocking questions pending here (`closed`: and those closed in the last day). */
   listInbox(options?: { readonly closed?: boolean }): Promise<InboxItem[]>;
   /** Answers, picks an option of, or dismisses a pending non-blocking question (R-QANS-01). */

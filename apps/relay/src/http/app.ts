@@ -16,6 +16,7 @@ import { ownerEventRoutes } from "./routes/owner-events";
 import { ownerGroupRoutes } from "./routes/owner-groups";
 import { ownerInboxRoutes } from "./routes/owner-inbox";
 import { ownerPeerRoutes } from "./routes/owner-peers";
+import { ownerScheduleRoutes } from "./routes/owner-schedules";
 import { ownerSessionRoutes } from "./routes/owner-sessions";
 import { ownerSettingsRoutes } from "./routes/owner-settings";
 import { peerRoutes } from "./routes/peer";
@@ -92,6 +93,7 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/v1/owner/groups", ownerGroupRoutes(engine));
   app.route("/v1/owner/cards", ownerCardRoutes(engine));
   app.route("/v1/owner/inbox", ownerInboxRoutes(engine));
+  app.route("/v1/owner/schedules", ownerScheduleRoutes(engine));
   app.route("/v1/owner/peers", ownerPeerRoutes(engine));
   app.route(
     "/v1/owner/events",

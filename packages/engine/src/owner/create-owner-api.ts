@@ -10,6 +10,7 @@ import type { OwnerContext } from "./owner-context";
 import { createOwnerGroup, dissolveOwnerGroup, listOwnerGroups, renameOwnerGroup } from "./owner-groups";
 import { answerOwnerInbox, listOwnerInbox } from "./owner-inbox";
 import { createOwnerPeer, listOwnerPeers, patchOwnerPeer, removeOwnerPeer } from "./owner-peers";
+import { cancelOwnerSchedule } from "./owner-schedules";
 import {
   archiveOwnerSession,
   createOwnerSession,
@@ -64,6 +65,7 @@ export function createOwnerApi(
     listCards: (options) => listOwnerCards(ctx, options?.status),
     answerCard: (id, body) => answerOwnerCard(ctx, id, body),
     listInbox: (options) => listOwnerInbox(ctx, options),
+    cancelSchedule: (id) => cancelOwnerSchedule(ctx, id),
     answerInbox: (id, body) => answerOwnerInbox(ctx, id, body),
     issueAgentToken: (sessionId) => issueOwnerAgentToken(ctx, sessionId),
     createPeer: (body) => createOwnerPeer(ctx, body),

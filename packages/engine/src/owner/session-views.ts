@@ -1,8 +1,11 @@
 import { groupBy } from "@oar/core";
 import { type SubscriptionRecord, watches } from "@oar/scheduler";
 import type { TaskSummary } from "@oar/schema";
+import { ENDED_SCHEDULES_SHOWN_MS } from "../actions/schedules/list-schedules";
 import type { OwnerSessionDetail, OwnerSessionView } from "../engine";
 import type { MessageRecord, SessionListItem, SessionRecord, TurnRecord } from "../ports/session-store";
+import { CLOSED_QUESTIONS_SHOWN_MS, inboxItem, questionTitles } from "../questions/question-views";
+import { scheduleEntry, sessionTitles } from "../schedules/schedule-views";
 import { readableTasks, taskSummary, taskViewContext } from "../tasks/task-views";
 import { type OwnerContext, requireSession } from "./owner-context";
 
@@ -179,5 +182,28 @@ export async function sessionDetail(ctx: OwnerContext, id: string): Promise<Owne
     inFlight: ctx.runtime.inFlight(id),
     pendingQuestions: await ctx.runtime.pendingQuestions(id),
     tasks: await ownerTasks(ctx, id),
+    ...(await conversationWork(ctx, id)),
+  };
+}
+
+/** What a conversation holds besides its messages: its schedules and its non-blocking questions. */
+async function conversationWork(ctx: OwnerContext, id: string) {
+  const { stores, clock } = ctx.deps;
+  const now = clock.now();
+  const [schedules, questions] = await Promise.all([
+    stores.schedules.listSchedulesOf(id, { endedSince: now - ENDED_SCHEDULES_SHOWN_MS }),
+    stores.questions.listInboxQuestions({
+      askingSession: id,
+      sessionId: id,
+      closedSince: now - CLOSED_QUESTIONS_SHOWN_MS,
+    }),
+  ]);
+  const [scheduleTitles, questionTitleMap] = await Promise.all([
+    sessionTitles(stores, schedules),
+    questionTitles(stores, questions),
+  ]);
+  return {
+    schedules: schedules.map((s) => scheduleEntry(s, scheduleTitles)),
+    inboxQuestions: questions.map((q) => inboxItem(q, questionTitleMap)),
   };
 }
