@@ -29,5 +29,6 @@ export function createPeerLink(options: { readonly fetch?: typeof globalThis.fet
     tool: async (peer, request, callOptions) => client(peer).tool(request, callOptions),
     subscriptionEvents: async (peer, subscriptionId, query, callOptions) =>
       client(peer).subscriptionEvents(subscriptionId, query, callOptions),
+    question: async (peer, questionId, callOptions) => client(peer).question(questionId, callOptions),
   };
 }

@@ -5,6 +5,8 @@ import {
   PeerEventsPageSchema,
   type PeerInfo,
   PeerInfoSchema,
+  type PeerQuestionStatus,
+  PeerQuestionStatusSchema,
   type PeerToolRequest,
   PeerToolRequestSchema,
   type RelayToolResultEnvelope,
@@ -60,6 +62,14 @@ export interface PeerClient {
     query: { readonly after?: string | null; readonly limit?: number },
     options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
   ): Promise<PeerEventsPage>;
+  /**
+   * GET /v1/peer/questions/:id (R-QCHK-05): a question this relay asked there, with its status
+   * and answer. Retried once on NETWORK. Unknown there, or not this relay's: REMOTE_RELAY_NOT_FOUND.
+   */
+  question(
+    questionId: string,
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<PeerQuestionStatus>;
 }
 
 interface Issue {
@@ -306,23 +316,45 @@ export function createPeerClient(options: PeerClientOptions): PeerClient {
           `A subscription events request for the relay at ${host} needs a subscription id and a whole limit of at least 1.`,
         );
       }
-      const route = eventsRoute(subscriptionId, query);
-      const timeoutMs = callOptions.timeoutMs ?? DEFAULT_EVENTS_TIMEOUT_MS;
-      const exchange = startExchange(timeoutMs, callOptions.signal);
-      try {
-        try {
-          return await send(route, exchange, timeoutMs);
-        } catch (error) {
-          if (isRelayError(error) && error.code === "NETWORK" && error.retryable) {
-            return await send(route, exchange, timeoutMs);
-          }
-          throw error;
-        }
-      } finally {
-        exchange.end();
+      return getWithRetry(eventsRoute(subscriptionId, query), callOptions);
+    },
+
+    async question(questionId, callOptions = {}) {
+      if (questionId.trim() === "") {
+        throw fail("VALIDATION", `A question request for the relay at ${host} needs a question id.`);
       }
+      return getWithRetry(
+        {
+          method: "GET",
+          path: `v1/peer/questions/${encodeURIComponent(questionId)}`,
+          schema: PeerQuestionStatusSchema,
+          expected: "a question status",
+        },
+        callOptions,
+      );
     },
   };
+
+  /** A GET changes nothing: one immediate retry when the network (or a 5xx) failed it. */
+  async function getWithRetry<T>(
+    route: Route<T>,
+    callOptions: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<T> {
+    const timeoutMs = callOptions.timeoutMs ?? DEFAULT_EVENTS_TIMEOUT_MS;
+    const exchange = startExchange(timeoutMs, callOptions.signal);
+    try {
+      try {
+        return await send(route, exchange, timeoutMs);
+      } catch (error) {
+        if (isRelayError(error) && error.code === "NETWORK" && error.retryable) {
+          return await send(route, exchange, timeoutMs);
+        }
+        throw error;
+      }
+    } finally {
+      exchange.end();
+    }
+  }
 }
 
 function eventsRoute(

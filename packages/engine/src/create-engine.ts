@@ -9,6 +9,8 @@ import { executeFromPeer } from "./peers/from-peer";
 import { peerSubscriptionEvents } from "./peers/subscription-events";
 import type { AgentAccess } from "./ports/provider";
 import { createProviderCatalog } from "./provider-catalog";
+import { peerQuestion } from "./questions/peer-question";
+import { createQuestionPoller } from "./questions/question-poller";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { findProvider } from "./runtime/worker-pool";
 import { createScheduleRunner } from "./schedules/schedule-runner";
@@ -109,9 +111,12 @@ export function createEngine(given: EngineDeps): Engine {
     drivenFromOutside,
     kick: (sessionId) => runtime.kick(sessionId),
   });
+  // R-QCHK-05: questions asked on paired relays, looked at until they close.
+  const questionPolls = createQuestionPoller({ ...deps, logger: deps.logger ?? silentLogger });
   const live = createEngineLive({ clock: deps.clock });
   const stopHints = [
     live.scheduleChanges.listen(() => schedules.poke()),
+    live.questionPolls.listen(() => questionPolls.poke()),
     hints.listen(() => dispatcher.poke()),
     given.stores.events.onForeignEvents?.(() => hints.notify()) ?? (() => {}),
   ];
@@ -133,11 +138,13 @@ export function createEngine(given: EngineDeps): Engine {
         pairedRelays: await deps.stores.peers.countPeers(),
       }),
     owner: createOwnerApi(deps, runtime, live, hints, catalog),
+    peerQuestion: (relay, questionId) => peerQuestion(deps, relay, questionId),
     peerSubscriptionEvents: (relay, subscriptionId, query) =>
       peerSubscriptionEvents(deps, relay, subscriptionId, query),
     async settleEvents() {
       await remoteEvents.settled();
       await schedules.settled();
+      await questionPolls.settled();
       await dispatcher.settled();
     },
     async start() {
@@ -146,6 +153,7 @@ export function createEngine(given: EngineDeps): Engine {
       dispatcher.start();
       remoteEvents.start();
       schedules.start();
+      questionPolls.start();
     },
     async close() {
       for (const stop of stopHints) {
@@ -153,6 +161,7 @@ export function createEngine(given: EngineDeps): Engine {
       }
       await remoteEvents.close();
       await schedules.close();
+      await questionPolls.close();
       await dispatcher.close();
       await runtime.close();
     },

@@ -15,6 +15,7 @@ import type {
   PeerEventsPage,
   PeerEventsQuery,
   PeerOrigin,
+  PeerQuestionStatus,
   ScheduleEntry,
   TaskSummary,
 } from "@oar/schema";
@@ -299,6 +300,8 @@ export interface Engine {
     subscriptionId: string,
     query: PeerEventsQuery,
   ): Promise<PeerEventsPage>;
+  /** GET /v1/peer/questions/:id: a question `relay` asked here (R-QCHK-05); another's or unknown: REMOTE_RELAY_NOT_FOUND. */
+  peerQuestion(relay: string | null, questionId: string): Promise<PeerQuestionStatus>;
   readonly owner: OwnerApi;
   /**
    * Resolves once the event dispatcher has nothing left to do now: what the outbox holds is

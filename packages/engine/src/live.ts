@@ -20,6 +20,8 @@ export interface EngineLive {
   readonly liveCallers: TtlCache<string, boolean>;
   /** A schedule was created or may be released here: the schedule runner looks at its due times again. */
   readonly scheduleChanges: EventHints;
+  /** A copy of a question kept on a paired relay was made here: the poller looks at its due times again. */
+  readonly questionPolls: EventHints;
 }
 
 export function createEngineLive(options: { readonly clock: Clock }): EngineLive {
@@ -32,5 +34,6 @@ export function createEngineLive(options: { readonly clock: Clock }): EngineLive
       keep: (live) => live,
     }),
     scheduleChanges: createEventHints(),
+    questionPolls: createEventHints(),
   };
 }

@@ -143,5 +143,7 @@ export const PeerQuestionStatusSchema = z.object({
   /** The relay whose Inbox the user answered in (R-QANS-01). */
   via: z.string().nullable(),
   answeredAt: IsoDateTimeSchema.nullable(),
+  /** The session it is about, as the relay keeping it names it (for the asker's event line). */
+  session: z.object({ id: z.string(), title: z.string() }).optional(),
 });
 export type PeerQuestionStatus = z.infer<typeof PeerQuestionStatusSchema>;

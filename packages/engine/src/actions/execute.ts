@@ -6,6 +6,7 @@ import type { EngineLive } from "../live";
 import { forwardCall } from "../peers/forward";
 import { resolveRelayTarget } from "../peers/relay-target";
 import type { SessionRecord } from "../ports/session-store";
+import { keepRemoteQuestion } from "../questions/remote-questions";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings";
 import { answerQuestion } from "./answer-question";
@@ -232,7 +233,11 @@ async function runLocalCall(
     refuseScheduleElsewhere(ctx, call.action, target.peer.name);
   }
   if (target.kind === "paired") {
-    return { kind: "result", result: await forwardCall(ctx, target.peer, call, request.input) };
+    const result = await forwardCall(ctx, target.peer, call, request.input);
+    if (call.action === "ask") {
+      await keepRemoteQuestion(ctx, target.peer, call, result);
+    }
+    return { kind: "result", result };
   }
   // GAP-02: this relay's sessions only while the owner allows agents to use them.
   enforce(

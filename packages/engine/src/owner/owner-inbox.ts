@@ -40,6 +40,14 @@ export async function answerOwnerInbox(
   if (question === null) {
     throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No question ${id} in this relay's Inbox.`);
   }
+  if (question.keptOnRelay !== null) {
+    // Answering through this relay would need a peer route for answers, which the peer surface
+    // does not have (DESIGN §4): the owner answers where the question is kept.
+    throw new RelayError(
+      "REMOTE_RELAY_INVALID_INPUT",
+      `Question ${id} is kept on paired relay "${question.keptOnRelay}" (R-QCHK-05): answer it in that relay's Inbox; this relay hears the answer within seconds. Nothing was answered.`,
+    );
+  }
   if (question.status !== "pending") {
     throw new RelayError(
       "REMOTE_RELAY_INVALID_INPUT",

@@ -1,4 +1,10 @@
-import type { PeerEventsPage, PeerInfo, PeerToolRequest, RelayToolResultEnvelope } from "@oar/schema";
+import type {
+  PeerEventsPage,
+  PeerInfo,
+  PeerQuestionStatus,
+  PeerToolRequest,
+  RelayToolResultEnvelope,
+} from "@oar/schema";
 
 /** Where a paired relay is and the bearer to present there. */
 export interface PeerAddress {
@@ -36,4 +42,10 @@ export interface PeerLink {
     query: { readonly after: string | null; readonly limit: number },
     options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
   ): Promise<PeerEventsPage>;
+  /** A question this relay asked there (R-QCHK-05); unknown there or not this relay's: `REMOTE_RELAY_NOT_FOUND`. */
+  question(
+    peer: PeerAddress,
+    questionId: string,
+    options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal },
+  ): Promise<PeerQuestionStatus>;
 }

@@ -55,6 +55,13 @@ export interface InboxQuestionRecord {
   readonly createdAt: number;
   /** When it was answered, dismissed, withdrawn or ended. */
   readonly closedAt: number | null;
+  /**
+   * Set on this relay's copy of a question it asked about a session of a paired relay, which
+   * keeps the question (R-QCHK-05): that relay's name. The copy has the same id as the original.
+   */
+  readonly keptOnRelay: string | null;
+  /** When this relay next asks the relay that keeps it whether it was answered; null once closed. */
+  readonly nextPollAt: number | null;
 }
 
 export type NewInboxQuestion = Pick<
@@ -69,7 +76,8 @@ export type NewInboxQuestion = Pick<
   | "detail"
   | "provenance"
   | "createdAt"
->;
+> &
+  Partial<Pick<InboxQuestionRecord, "keptOnRelay" | "nextPollAt">>;
 
 /** Blocking question cards (`ask_user`) and non-blocking Inbox questions (`ask`), in one table. */
 export interface QuestionStore {
@@ -110,6 +118,23 @@ export interface QuestionStore {
   }): Promise<InboxQuestionRecord[]>;
   /** Compaction (R-WDR-04): questions asked by or about `from` (this relay's) now belong to `to`. */
   moveInboxQuestions(input: { readonly from: string; readonly to: string }): Promise<number>;
+  /**
+   * Claims up to `limit` pending copies of questions kept on paired relays whose `nextPollAt` has
+   * come (FOR UPDATE SKIP LOCKED on a shared database), earliest first. Only inside a transaction.
+   */
+  claimDuePolls(options: { readonly now: number; readonly limit: number }): Promise<InboxQuestionRecord[]>;
+  /** When to ask again about a copy (5 s, or 30 s while the relay does not respond). */
+  setNextPoll(id: string, at: number): Promise<void>;
+  /** The earliest `nextPollAt` of a pending copy, or null. */
+  nextPollAt(): Promise<number | null>;
+  /**
+   * Ends (status `ended`) the pending copies of questions kept on `relay` (R-WDR-03: the pairing
+   * is removed); returns them.
+   */
+  endInboxQuestionsKeptOn(input: {
+    readonly relay: string;
+    readonly at: number;
+  }): Promise<InboxQuestionRecord[]>;
 
   createBlockingQuestion(input: NewBlockingQuestion): Promise<BlockingQuestionRecord>;
   getBlockingQuestion(id: string): Promise<BlockingQuestionRecord | null>;

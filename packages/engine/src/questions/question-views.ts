@@ -30,6 +30,8 @@ export function questionEntry(
 /** A question in the owner's Inbox: what to answer, about which session, asked by whom. */
 export interface InboxItem extends QuestionEntry {
   readonly askedBy: SessionRef & { readonly relay: string | null };
+  /** The paired relay that keeps it, for a question this relay's agent asked there (answered there). */
+  readonly keptOn: string | null;
 }
 
 export function inboxItem(question: InboxQuestionRecord, titles: ReadonlyMap<string, string>): InboxItem {
@@ -40,6 +42,7 @@ export function inboxItem(question: InboxQuestionRecord, titles: ReadonlyMap<str
       title: question.askingRelay === null ? (titles.get(question.askingSession) ?? "") : "",
       relay: question.askingRelay,
     },
+    keptOn: question.keptOnRelay,
   };
 }
 

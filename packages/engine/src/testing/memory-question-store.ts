@@ -13,6 +13,14 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
     }
   };
   const pending = () => [...inbox.values()].filter((q) => q.status === "pending");
+  // This relay's copies of questions kept on paired relays, still polled.
+  const pendingCopies = () => pending().filter((q) => q.keptOnRelay !== null);
+  /** Closes a question: it is no longer polled. */
+  const close = (q: InboxQuestionRecord, changes: Partial<InboxQuestionRecord>): InboxQuestionRecord => {
+    const closed: InboxQuestionRecord = { ...q, ...changes, nextPollAt: null };
+    inbox.set(q.id, closed);
+    return closed;
+  };
   // Only this relay's conversations ask as `askingSession` alone.
   const askedBy = (q: InboxQuestionRecord, session: string) =>
     q.askingRelay === null && q.askingSession === session;
@@ -28,6 +36,8 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
         choice: null,
         via: null,
         closedAt: null,
+        keptOnRelay: input.keptOnRelay ?? null,
+        nextPollAt: input.nextPollAt ?? null,
       };
       inbox.set(record.id, record);
       return record;
@@ -62,24 +72,19 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
       if (current?.status !== "pending") {
         return null;
       }
-      const closed: InboxQuestionRecord = {
-        ...current,
+      return close(current, {
         status,
         answer: answer ?? null,
         choice: choice ?? null,
         via: via ?? null,
         closedAt: at,
-      };
-      inbox.set(id, closed);
-      return closed;
+      });
     },
     async endInboxQuestionsOf({ sessionIds, at }) {
       const ended: InboxQuestionRecord[] = [];
       for (const q of pending()) {
         if (sessionIds.some((session) => q.sessionId === session || askedBy(q, session))) {
-          const record: InboxQuestionRecord = { ...q, status: "ended", closedAt: at };
-          inbox.set(q.id, record);
-          ended.push(record);
+          ended.push(close(q, { status: "ended", closedAt: at }));
         }
       }
       return ended;
@@ -98,6 +103,34 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
         }
       }
       return moved;
+    },
+    async claimDuePolls({ now, limit }) {
+      // A stable sort: copies due at the same time keep their insertion order.
+      return pendingCopies()
+        .filter((q) => q.nextPollAt !== null && q.nextPollAt <= now)
+        .sort((a, b) => (a.nextPollAt ?? 0) - (b.nextPollAt ?? 0))
+        .slice(0, Math.max(limit, 0));
+    },
+    async setNextPoll(id, at) {
+      const current = inbox.get(id);
+      // A closed question is no longer polled.
+      if (current?.status === "pending") {
+        inbox.set(id, { ...current, nextPollAt: at });
+      }
+    },
+    async nextPollAt() {
+      let earliest: number | null = null;
+      for (const q of pendingCopies()) {
+        if (q.nextPollAt !== null && (earliest === null || q.nextPollAt < earliest)) {
+          earliest = q.nextPollAt;
+        }
+      }
+      return earliest;
+    },
+    async endInboxQuestionsKeptOn({ relay, at }) {
+      return pendingCopies()
+        .filter((q) => q.keptOnRelay === relay)
+        .map((q) => close(q, { status: "ended", closedAt: at }));
     },
 
     async createBlockingQuestion(input) {

@@ -204,6 +204,8 @@ export function runQuestionStoreContract(setup: ContractSetup<QuestionStoreFixtu
           choice: null,
           via: null,
           closedAt: null,
+          keptOnRelay: null,
+          nextPollAt: null,
         });
         expect(await store().getInboxQuestion("q_1")).toEqual(created);
         expect(await store().getInboxQuestion("q_missing")).toBeNull();
@@ -215,6 +217,36 @@ export function runQuestionStoreContract(setup: ContractSetup<QuestionStoreFixtu
           recommendation: null,
           detail: null,
           provenance: null,
+          keptOnRelay: null,
+          nextPollAt: null,
+        });
+      });
+
+      it("keeps this relay's copy of a question kept on a paired relay, with its next poll", async () => {
+        await seed();
+        // A question about a session of relay-b: the copy's session id is relay-b's.
+        const input = newInboxQuestion("q_copy", {
+          sessionId: "ses_remote",
+          keptOnRelay: "relay-b",
+          nextPollAt: T0 + 5_000,
+        });
+        const created = await store().createInboxQuestion(input);
+        expect(created).toEqual({
+          ...input,
+          status: "pending",
+          answer: null,
+          choice: null,
+          via: null,
+          closedAt: null,
+        });
+        expect(await store().getInboxQuestion("q_copy")).toEqual(created);
+
+        await store().createInboxQuestion(
+          newInboxQuestion("q_unscheduled", { keptOnRelay: "relay-b", nextPollAt: null }),
+        );
+        expect(await store().getInboxQuestion("q_unscheduled")).toMatchObject({
+          keptOnRelay: "relay-b",
+          nextPollAt: null,
         });
       });
 
@@ -355,6 +387,8 @@ export function runQuestionStoreContract(setup: ContractSetup<QuestionStoreFixtu
           choice: "eu-west",
           via: "relay-b",
           closedAt: T0 + 10,
+          keptOnRelay: null,
+          nextPollAt: null,
         });
         expect(await store().getInboxQuestion("q_answered")).toEqual(answered);
         expect(
@@ -459,6 +493,161 @@ export function runQuestionStoreContract(setup: ContractSetup<QuestionStoreFixtu
           concerning: 2,
         });
         expect(await store().moveInboxQuestions({ from: "ses_1", to: "ses_new" })).toBe(0);
+      });
+
+      describe("copies of questions kept on paired relays", () => {
+        const copy = (
+          id: string,
+          relay: string,
+          nextPollAt: number | null,
+          overrides: Partial<NewInboxQuestion> = {},
+        ) => newInboxQuestion(id, { sessionId: "ses_remote", keptOnRelay: relay, nextPollAt, ...overrides });
+
+        it("claims the pending copies whose poll is due, earliest first, up to the limit", async () => {
+          await seed();
+          await store().createInboxQuestion(copy("q_late", "relay-b", T0 + 30));
+          await store().createInboxQuestion(copy("q_early", "relay-c", T0 + 10));
+          await store().createInboxQuestion(copy("q_now_b", "relay-b", T0 + 20));
+          await store().createInboxQuestion(copy("q_now_a", "relay-b", T0 + 20));
+          await store().createInboxQuestion(copy("q_future", "relay-b", T0 + 21));
+          await store().createInboxQuestion(copy("q_unscheduled", "relay-b", null));
+          await store().createInboxQuestion(copy("q_closed", "relay-b", T0));
+          // Not a copy: a question kept here is never polled, even with a poll time on it.
+          await store().createInboxQuestion(newInboxQuestion("q_local", { nextPollAt: T0 }));
+          await store().createBlockingQuestion(newQuestion("q_card"));
+          await store().closeInboxQuestion({ id: "q_closed", status: "answered", answer: "ok", at: T0 + 1 });
+          await store().setNextPoll("q_late", T0 + 5);
+
+          expect(ids(await store().claimDuePolls({ now: T0 + 20, limit: 10 }))).toEqual([
+            "q_late",
+            "q_early",
+            "q_now_b",
+            "q_now_a",
+          ]);
+          expect(ids(await store().claimDuePolls({ now: T0 + 20, limit: 2 }))).toEqual(["q_late", "q_early"]);
+          expect(await store().claimDuePolls({ now: T0 + 20, limit: 0 })).toEqual([]);
+          expect(await store().claimDuePolls({ now: T0 + 4, limit: 10 })).toEqual([]);
+          const [claimed] = await store().claimDuePolls({ now: T0 + 5, limit: 1 });
+          expect(claimed).toEqual(await store().getInboxQuestion("q_late"));
+          expect(claimed).toMatchObject({ keptOnRelay: "relay-b", nextPollAt: T0 + 5, status: "pending" });
+        });
+
+        it("sets the next poll of a pending question, and not of a closed or unknown one", async () => {
+          await seed();
+          await store().createInboxQuestion(copy("q_copy", "relay-b", T0));
+          await store().createInboxQuestion(copy("q_closed", "relay-b", T0));
+          await store().createBlockingQuestion(newQuestion("q_card"));
+          await store().closeInboxQuestion({ id: "q_closed", status: "dismissed", at: T0 + 1 });
+
+          await store().setNextPoll("q_copy", T0 + 30_000);
+          expect(await store().getInboxQuestion("q_copy")).toMatchObject({ nextPollAt: T0 + 30_000 });
+          await store().setNextPoll("q_copy", T0 + 5_000);
+          expect(await store().getInboxQuestion("q_copy")).toMatchObject({ nextPollAt: T0 + 5_000 });
+
+          await store().setNextPoll("q_closed", T0 + 5_000);
+          expect(await store().getInboxQuestion("q_closed")).toMatchObject({
+            status: "dismissed",
+            nextPollAt: null,
+          });
+          await store().setNextPoll("q_missing", T0 + 5_000);
+          await store().setNextPoll("q_card", T0 + 5_000);
+          expect(await store().getInboxQuestion("q_missing")).toBeNull();
+          expect(await store().getBlockingQuestion("q_card")).toMatchObject({ status: "pending" });
+          expect(await store().nextPollAt()).toBe(T0 + 5_000);
+        });
+
+        it("gives the earliest next poll of the pending copies, or null", async () => {
+          await seed();
+          expect(await store().nextPollAt()).toBeNull();
+          await store().createInboxQuestion(newInboxQuestion("q_local", { nextPollAt: T0 }));
+          await store().createInboxQuestion(copy("q_unscheduled", "relay-b", null));
+          expect(await store().nextPollAt()).toBeNull();
+
+          await store().createInboxQuestion(copy("q_later", "relay-b", T0 + 30));
+          await store().createInboxQuestion(copy("q_sooner", "relay-c", T0 + 10));
+          expect(await store().nextPollAt()).toBe(T0 + 10);
+          await store().closeInboxQuestion({ id: "q_sooner", status: "withdrawn", at: T0 + 1 });
+          expect(await store().nextPollAt()).toBe(T0 + 30);
+          await store().setNextPoll("q_later", T0 + 20);
+          expect(await store().nextPollAt()).toBe(T0 + 20);
+          await store().endInboxQuestionsKeptOn({ relay: "relay-b", at: T0 + 2 });
+          expect(await store().nextPollAt()).toBeNull();
+        });
+
+        it("ends the pending copies kept on one relay, and returns them", async () => {
+          await seed();
+          await store().createInboxQuestion(copy("q_b1", "relay-b", T0 + 10));
+          await store().createInboxQuestion(copy("q_b2", "relay-b", null));
+          await store().createInboxQuestion(copy("q_b_answered", "relay-b", T0));
+          await store().createInboxQuestion(copy("q_c", "relay-c", T0 + 10));
+          // Asked from relay-b, kept here: not a copy.
+          await store().createInboxQuestion(newInboxQuestion("q_from_b", { askingRelay: "relay-b" }));
+          await store().createInboxQuestion(newInboxQuestion("q_local"));
+          await store().closeInboxQuestion({
+            id: "q_b_answered",
+            status: "answered",
+            answer: "ok",
+            via: "relay-b",
+            at: T0 + 1,
+          });
+
+          const ended = await store().endInboxQuestionsKeptOn({ relay: "relay-b", at: T0 + 5 });
+          expect(ids(ended).sort()).toEqual(["q_b1", "q_b2"]);
+          for (const record of ended) {
+            expect(record).toMatchObject({
+              status: "ended",
+              closedAt: T0 + 5,
+              keptOnRelay: "relay-b",
+              nextPollAt: null,
+            });
+            expect(await store().getInboxQuestion(record.id)).toEqual(record);
+          }
+          expect(await store().getInboxQuestion("q_b_answered")).toMatchObject({
+            status: "answered",
+            closedAt: T0 + 1,
+          });
+          expect(await store().getInboxQuestion("q_c")).toMatchObject({
+            status: "pending",
+            nextPollAt: T0 + 10,
+          });
+          expect(await store().getInboxQuestion("q_from_b")).toMatchObject({ status: "pending" });
+          expect(await store().getInboxQuestion("q_local")).toMatchObject({ status: "pending" });
+          expect(await store().endInboxQuestionsKeptOn({ relay: "relay-b", at: T0 + 6 })).toEqual([]);
+          expect(await store().endInboxQuestionsKeptOn({ relay: "relay-missing", at: T0 + 6 })).toEqual([]);
+          expect(ids(await store().claimDuePolls({ now: T0 + 100, limit: 10 }))).toEqual(["q_c"]);
+        });
+
+        it("stops polling a copy once it is closed, whichever way", async () => {
+          await seed();
+          await store().createInboxQuestion(copy("q_answered", "relay-b", T0 + 10));
+          await store().createInboxQuestion(copy("q_withdrawn", "relay-b", T0 + 10));
+          // A copy asked by ses_1: ended with its asker.
+          await store().createInboxQuestion(copy("q_asker_ended", "relay-b", T0 + 10));
+
+          expect(
+            await store().closeInboxQuestion({
+              id: "q_answered",
+              status: "answered",
+              answer: "Yes",
+              via: "relay-b",
+              at: T0 + 1,
+            }),
+          ).toMatchObject({ status: "answered", keptOnRelay: "relay-b", nextPollAt: null });
+          expect(
+            await store().closeInboxQuestion({ id: "q_withdrawn", status: "withdrawn", at: T0 + 2 }),
+          ).toMatchObject({ status: "withdrawn", nextPollAt: null });
+          expect(await store().endInboxQuestionsOf({ sessionIds: ["ses_1"], at: T0 + 3 })).toEqual([
+            expect.objectContaining({ id: "q_asker_ended", status: "ended", nextPollAt: null }),
+          ]);
+          for (const id of ["q_answered", "q_withdrawn", "q_asker_ended"]) {
+            expect(await store().getInboxQuestion(id)).toMatchObject({
+              keptOnRelay: "relay-b",
+              nextPollAt: null,
+            });
+          }
+          expect(await store().claimDuePolls({ now: T0 + 100, limit: 10 })).toEqual([]);
+          expect(await store().nextPollAt()).toBeNull();
+        });
       });
     });
   });

@@ -208,6 +208,8 @@ export async function recordInboxAnswered(
       dismissed: question.status === "dismissed",
       via: question.via ?? writer.relayName,
       ...(question.askingRelay === null ? { asked_by: question.askingSession } : {}),
+      // A copy of a question kept on a paired relay: the event is about that relay's session.
+      ...(question.keptOnRelay === null ? {} : { relay: question.keptOnRelay }),
     },
   });
 }

@@ -145,11 +145,14 @@ function firstReleases(
  */
 function directWatchers(record: OutboxRecord, firsts: readonly FirstRelease[]): string[] {
   const event = record.event;
-  if (event.kind !== "question_answered" || event.asked_by === undefined) {
+  if (event.kind !== "question_answered" || event.questionKind !== "ask") {
     return [];
   }
   const reached = new Set(firsts.map((first) => first.watcher));
-  return [...new Set([event.asked_by, event.session])].filter((watcher) => !reached.has(watcher));
+  // A session of a paired relay (the event names its relay) is reached there, not here.
+  const concerned = event.relay === undefined ? [event.session] : [];
+  const askers = event.asked_by === undefined ? [] : [event.asked_by];
+  return [...new Set([...askers, ...concerned])].filter((watcher) => !reached.has(watcher));
 }
 
 /** One row's deliveries, added to the batch's windows in the row's order. */

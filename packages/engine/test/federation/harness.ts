@@ -106,6 +106,16 @@ export async function createFederation(
         ...(query.after === null ? {} : { after: query.after }),
       });
     },
+    async question(peer, questionId) {
+      const target = byUrl(peer.url);
+      if (!target || down.has(target.name)) {
+        throw new RelayError("NETWORK", `${peer.url} does not answer`, { retryable: true });
+      }
+      if (peer.token !== target.invite) {
+        throw new RelayError("REMOTE_RELAY_AUTH", `${peer.url} refused the token`);
+      }
+      return target.engine.peerQuestion(from, questionId);
+    },
   });
 
   for (const [index, name] of names.entries()) {

@@ -5,7 +5,7 @@ import type {
   InboxQuestionRecord,
   QuestionStore,
 } from "@oar/engine";
-import { and, asc, count, eq, gte, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNotNull, isNull, lte, min, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { questions } from "../tables";
 import { inList, mapFirst, toDate, toMs, toMsOrNull } from "./rows";
@@ -17,6 +17,8 @@ type QuestionRow = typeof questions.$inferSelect;
 const BLOCKING = eq(questions.kind, "ask_user");
 const INBOX = eq(questions.kind, "ask");
 const PENDING = eq(questions.status, "pending");
+/** This relay's pending copies of questions kept on paired relays: those it polls. */
+const PENDING_COPY = and(INBOX, PENDING, isNotNull(questions.keptOnRelay));
 
 /**
  * When an Inbox question closed, kept as the blocking cards keep it: an owner's answer or dismissal
@@ -56,6 +58,8 @@ function toInboxRecord(row: QuestionRow): InboxQuestionRecord {
     provenance: row.provenance ?? null,
     createdAt: toMs(row.createdAt),
     closedAt: toMsOrNull(closedAt),
+    keptOnRelay: row.keptOnRelay,
+    nextPollAt: toMsOrNull(row.nextPollAt),
   };
 }
 
@@ -99,6 +103,9 @@ export function createQuestionStore(db: Database): QuestionStore {
           recommendation: input.recommendation,
           detail: input.detail,
           provenance: input.provenance,
+          keptOnRelay: input.keptOnRelay ?? null,
+          nextPollAt:
+            input.nextPollAt === undefined || input.nextPollAt === null ? null : toDate(input.nextPollAt),
           status: "pending",
           createdAt: toDate(input.createdAt),
         })
@@ -161,6 +168,8 @@ export function createQuestionStore(db: Database): QuestionStore {
           choices: choice === undefined || choice === null ? null : [choice],
           via: via ?? null,
           [closedAtColumn(status)]: toDate(at),
+          // A closed question is no longer polled.
+          nextPollAt: null,
         })
         .where(and(eq(questions.id, id), INBOX, PENDING))
         .returning();
@@ -173,7 +182,7 @@ export function createQuestionStore(db: Database): QuestionStore {
       }
       const rows = await db
         .update(questions)
-        .set({ status: "ended", [closedAtColumn("ended")]: toDate(at) })
+        .set({ status: "ended", [closedAtColumn("ended")]: toDate(at), nextPollAt: null })
         .where(
           and(
             INBOX,
@@ -200,6 +209,47 @@ export function createQuestionStore(db: Database): QuestionStore {
         .where(and(INBOX, or(askedBy(from), eq(questions.sessionId, from))))
         .returning({ id: questions.id });
       return rows.length;
+    },
+
+    async claimDuePolls({ now, limit }) {
+      if (limit <= 0) {
+        return [];
+      }
+      // Another transaction's claimed copies are skipped, not waited for: two relay processes
+      // polling at once each ask about their own.
+      const rows = await db
+        .select()
+        .from(questions)
+        .where(and(PENDING_COPY, lte(questions.nextPollAt, toDate(now))))
+        .orderBy(asc(questions.nextPollAt), asc(questions.seq))
+        .limit(limit)
+        .for("update", { skipLocked: true });
+      return rows.map(toInboxRecord);
+    },
+
+    async setNextPoll(id, at) {
+      // A closed question is no longer polled.
+      await db
+        .update(questions)
+        .set({ nextPollAt: toDate(at) })
+        .where(and(eq(questions.id, id), INBOX, PENDING));
+    },
+
+    async nextPollAt() {
+      const [row] = await db
+        .select({ at: min(questions.nextPollAt) })
+        .from(questions)
+        .where(PENDING_COPY);
+      return row?.at ? toMs(row.at) : null;
+    },
+
+    async endInboxQuestionsKeptOn({ relay, at }) {
+      const rows = await db
+        .update(questions)
+        .set({ status: "ended", [closedAtColumn("ended")]: toDate(at), nextPollAt: null })
+        .where(and(PENDING_COPY, eq(questions.keptOnRelay, relay)))
+        .returning();
+      return rows.map(toInboxRecord);
     },
 
     async createBlockingQuestion(input) {

@@ -64,5 +64,16 @@ export function peerRoutes(deps: {
       throw error;
     }
   });
+  app.get("/questions/:id", async (c) => {
+    try {
+      return c.json(await deps.engine.peerQuestion(c.get("peerInvite").label, c.req.param("id")));
+    } catch (error) {
+      // 410, not 404: to a peer client a 404 means a relay without this route (an older OAR).
+      if (isRelayError(error) && error.code === "REMOTE_RELAY_NOT_FOUND") {
+        return c.json(errorEnvelope("REMOTE_RELAY_NOT_FOUND", error.message), 410);
+      }
+      throw error;
+    }
+  });
   return app;
 }

@@ -41,11 +41,14 @@ async function samePending(
   session: string,
 ): Promise<InboxQuestionRecord | undefined> {
   const pending = await ctx.deps.stores.questions.listInboxQuestions({
-    askingSession: ctx.from.session,
+    sessionId: session,
     closedSince: null,
   });
   return pending.find(
-    (q) => q.askingRelay === ctx.from.relay && q.sessionId === session && q.text === call.question.trim(),
+    (q) =>
+      q.askingRelay === ctx.from.relay &&
+      q.askingSession === ctx.from.session &&
+      q.text === call.question.trim(),
   );
 }
 

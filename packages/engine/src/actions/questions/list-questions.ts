@@ -26,9 +26,10 @@ export async function listQuestions(
     });
   } else {
     // R-LQ-03: another relay's conversation sees the questions it asked here.
-    questions = (
-      await stores.questions.listInboxQuestions({ askingSession: ctx.from.session, closedSince })
-    ).filter((q) => q.askingRelay === ctx.from.relay);
+    // (The store's askingSession filter reads this relay's askers only.)
+    questions = (await stores.questions.listInboxQuestions({ closedSince })).filter(
+      (q) => q.askingRelay === ctx.from.relay && q.askingSession === ctx.from.session,
+    );
   }
   const titles = await questionTitles(stores, questions);
   const pending = questions.filter((q) => q.status === "pending").length;
