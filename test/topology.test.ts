@@ -38,8 +38,11 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
       "zod",
     ],
   },
-  // Benchmarks drive the whole relay from outside, as a user's tool would.
-  "@oar/bench": { runtime: ["@oar/core", "@oar/relay", "@oar/storage", "hono", "@hono/node-server"] },
+  // Benchmarks drive the whole relay from outside, as a user's tool would, and measure peers
+  // (pg-boss's scheduler, bench/schedules) in the same run.
+  "@oar/bench": {
+    runtime: ["@oar/core", "@oar/relay", "@oar/storage", "hono", "@hono/node-server", "pg-boss"],
+  },
 };
 
 // Packages that only compute: no Node built-ins, no I/O libraries (DESIGN §2, STYLE §4).

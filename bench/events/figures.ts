@@ -1,4 +1,4 @@
-import { type BenchDatabase, idList } from "./bench-database";
+import { type BenchDatabase, idList } from "../lib/bench-database";
 
 /** p50, p99 and max of a sample, in its unit; NaN for an empty one. */
 export interface Spread {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { BenchDatabase } from "./bench-database";
+import type { BenchDatabase } from "../lib/bench-database";
 
 const RTT_CHANNEL = "oar_bench_rtt";
 const SENT_CHANNEL = "oar_bench_sent";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { type BenchDatabase, idList } from "../lib/bench-database";
 import { inParallel, type OwnerApi } from "../lib/owner-api";
-import { type BenchDatabase, idList } from "./bench-database";
 import type { SentObserver } from "./round-trips";
 import { subscribeWatchers } from "./setup";
 
