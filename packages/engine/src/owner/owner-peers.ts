@@ -112,6 +112,8 @@ export async function removeOwnerPeer(ctx: OwnerContext, name: string): Promise<
     for (const mirror of mirrors) {
       await tx.deps.stores.subscriptions.setMirrorState(mirror.id, { remoteEndedAt: at });
     }
+    // R-WDR-03: the questions kept there end with it, silently.
+    await tx.deps.stores.questions.endInboxQuestionsKeptOn({ relay: stored, at });
   });
   ctx.live.peerStatus.forget(name);
 }

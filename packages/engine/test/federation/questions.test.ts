@@ -122,8 +122,10 @@ describe("R-QCHK-05: a question about a session of a paired relay", () => {
     });
     expect(await box.engine.peerQuestion("desk", id)).toMatchObject({ question_id: id, status: "pending" });
     await desk.engine.owner.removePeer("build-box");
+    // At once, in the removal's own change; no poll goes there any more.
+    expect(await desk.stores.questions.getInboxQuestion(id)).toMatchObject({ status: "ended", nextPollAt: null });
     await fed.clock.advanceAsync(POLL_MS);
     await flow(desk, box);
-    expect(await desk.stores.questions.getInboxQuestion(id)).toMatchObject({ status: "ended" });
+    expect(await answeredLines(desk)).toEqual([]);
   });
 });
