@@ -3,26 +3,10 @@ import { newSession } from "@oar/engine/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openStorage, type Storage, type Stores } from "../src";
 import { postgresDatabase, useTestStorage } from "./databases";
+import { gate, sleep, stillPending } from "./holding";
 
 const T0 = Date.UTC(2026, 0, 1);
 const ROUNDS = 10;
-
-/** A promise and the function that settles it: how a test holds a transaction open. */
-function gate(): { readonly opened: Promise<void>; open(): void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Whether `promise` is still pending after `ms`. */
-async function stillPending(promise: Promise<unknown>, ms = 200): Promise<boolean> {
-  const pending = Symbol("pending");
-  return (await Promise.race([promise.then(() => null), sleep(ms).then(() => pending)])) === pending;
-}
 
 function schedule(id: string, dueAt: number): NewSchedule {
   return {

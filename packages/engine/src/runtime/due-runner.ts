@@ -1,10 +1,10 @@
 import type { Clock, Logger, TimerId } from "@oar/core";
+import { CLOSE_GRACE_MS } from "../watching/dispatcher";
 import { settleWithin } from "../watching/settle-within";
 import { errorMessage } from "./runtime-context";
 
 /** After a failed pass (the database away, DESIGN §9), when to try again. */
 const RETRY_MS = 1_000;
-const CLOSE_GRACE_MS = 2_000;
 
 /**
  * Runs due work kept in rows (schedules, questions to poll): one pass at a time, then asleep

@@ -1,21 +1,9 @@
-import type { Clock, IdGenerator, Logger } from "@oar/core";
-import type { EngineStores } from "../engine";
 import { createDueRunner, type DueRunner } from "../runtime/due-runner";
+import { type DispatcherDeps, SHARED_POLL_MS } from "../watching/dispatcher";
 import { fireDueSchedules } from "./fire-schedules";
 
-/** With other processes on the stores, how often to look for due schedules besides the timer (DESIGN §9). */
-export const SCHEDULE_POLL_MS = 1_000;
-
-export interface ScheduleRunnerDeps {
-  readonly stores: EngineStores;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  readonly logger: Logger;
-  readonly sharedStore: boolean;
-  readonly drivenFromOutside: (provider: string) => boolean;
-  /** Starts a session's queue once a firing's turn is committed. */
-  readonly kick: (sessionId: string) => void;
-}
+/** What the runner works with: what the event dispatcher does (`kick` starts a firing's turn). */
+export type ScheduleRunnerDeps = DispatcherDeps;
 
 /**
  * Fires the schedules (§33) from their rows: it sleeps until the earliest due time (read again
@@ -29,7 +17,8 @@ export function createScheduleRunner(deps: ScheduleRunnerDeps): DueRunner {
     clock,
     logger: deps.logger,
     name: "schedule runner",
-    backstopMs: deps.sharedStore ? SCHEDULE_POLL_MS : null,
+    // With other processes on the stores, their schedules are looked for every second (DESIGN §9).
+    backstopMs: deps.sharedStore ? SHARED_POLL_MS : null,
     async pass() {
       for (;;) {
         const done = await stores.transaction((tx) =>

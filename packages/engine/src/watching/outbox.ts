@@ -1,5 +1,5 @@
 import { type IdGenerator, toIso as iso } from "@oar/core";
-import { type OutboxEvent, TURN_END_TEXT_MAX } from "@oar/schema";
+import { type OutboxEvent, type QuestionKind, TURN_END_TEXT_MAX } from "@oar/schema";
 import type { EngineStores } from "../engine";
 import type { InboxQuestionRecord } from "../ports/question-store";
 import type { SessionRecord, TurnRecord } from "../ports/session-store";
@@ -39,11 +39,12 @@ function aboutQuestion(
   question: { readonly id: string; readonly text: string },
   session: Pick<SessionRecord, "id" | "title">,
   at: number,
+  kind: QuestionKind,
 ) {
   return {
     ...about(id, session, at),
     question_id: question.id,
-    questionKind: "ask_user" as const,
+    questionKind: kind,
     text: question.text,
   };
 }
@@ -118,11 +119,13 @@ export async function recordSessionGone(
   await writer.stores.questions.endInboxQuestionsOf({ sessionIds: [session.id], at });
 }
 
+/** A question was asked about `session`: a blocking card (`ask_user`) or, with `kind` "ask", an Inbox question. */
 export async function recordQuestionAsked(
   writer: OutboxWriter,
   question: { readonly id: string; readonly text: string; readonly options: readonly string[] },
   session: Pick<SessionRecord, "id" | "title">,
   at: number,
+  kind: QuestionKind = "ask_user",
 ): Promise<void> {
   const id = `${question.id}.asked`;
   await append(writer, {
@@ -130,10 +133,20 @@ export async function recordQuestionAsked(
     sessionId: session.id,
     event: {
       kind: "question_asked",
-      ...aboutQuestion(id, question, session, at),
+      ...aboutQuestion(id, question, session, at, kind),
       ...(question.options.length === 0 ? {} : { options: [...question.options] }),
     },
   });
+}
+
+/** How an answered question's event goes on besides its answer: who asked, where it is kept. */
+interface AnswerRouting {
+  readonly kind: QuestionKind;
+  readonly dismissed: boolean;
+  /** The asking conversation of this relay, which hears it with no subscription (R-QANS-02). */
+  readonly askedBy?: string;
+  /** A copy of a question kept on a paired relay: the event is about that relay's session. */
+  readonly keptOn?: string;
 }
 
 export async function recordQuestionAnswered(
@@ -147,6 +160,7 @@ export async function recordQuestionAnswered(
   session: Pick<SessionRecord, "id" | "title">,
   at: number,
   via: string,
+  routing: AnswerRouting = { kind: "ask_user", dismissed: false },
 ): Promise<void> {
   const id = `${question.id}.answered`;
   await append(writer, {
@@ -154,64 +168,48 @@ export async function recordQuestionAnswered(
     sessionId: session.id,
     event: {
       kind: "question_answered",
-      ...aboutQuestion(id, question, session, at),
+      ...aboutQuestion(id, question, session, at, routing.kind),
       answer: question.answer,
       choice: question.choice,
-      dismissed: false,
+      dismissed: routing.dismissed,
       via,
+      ...(routing.askedBy === undefined ? {} : { asked_by: routing.askedBy }),
+      ...(routing.keptOn === undefined ? {} : { relay: routing.keptOn }),
     },
   });
 }
 
 /** A non-blocking question (`ask`) was asked about `session`: its watchers may hear it (GAP-13). */
-export async function recordInboxAsked(
+export function recordInboxAsked(
   writer: OutboxWriter,
   question: InboxQuestionRecord,
   session: Pick<SessionRecord, "id" | "title">,
 ): Promise<void> {
-  const id = `${question.id}.asked`;
-  await append(writer, {
-    id,
-    sessionId: session.id,
-    event: {
-      kind: "question_asked",
-      ...about(id, session, question.createdAt),
-      question_id: question.id,
-      questionKind: "ask",
-      text: question.text,
-      ...(question.options.length === 0 ? {} : { options: [...question.options] }),
-    },
-  });
+  return recordQuestionAsked(writer, question, session, question.createdAt, "ask");
 }
 
 /**
  * The owner answered or dismissed a non-blocking question: `question_answered` for the asking
  * conversation and the session concerned, with no subscription (R-QANS-01/02, R-QCHK-04).
  */
-export async function recordInboxAnswered(
+export function recordInboxAnswered(
   writer: OutboxWriter,
   question: InboxQuestionRecord,
   session: Pick<SessionRecord, "id" | "title">,
 ): Promise<void> {
-  const id = `${question.id}.answered`;
-  await append(writer, {
-    id,
-    sessionId: session.id,
-    event: {
-      kind: "question_answered",
-      ...about(id, session, question.closedAt ?? question.createdAt),
-      question_id: question.id,
-      questionKind: "ask",
-      text: question.text,
-      answer: question.answer,
-      choice: question.choice,
+  return recordQuestionAnswered(
+    writer,
+    question,
+    session,
+    question.closedAt ?? question.createdAt,
+    question.via ?? writer.relayName,
+    {
+      kind: "ask",
       dismissed: question.status === "dismissed",
-      via: question.via ?? writer.relayName,
-      ...(question.askingRelay === null ? { asked_by: question.askingSession } : {}),
-      // A copy of a question kept on a paired relay: the event is about that relay's session.
-      ...(question.keptOnRelay === null ? {} : { relay: question.keptOnRelay }),
+      ...(question.askingRelay === null ? { askedBy: question.askingSession } : {}),
+      ...(question.keptOnRelay === null ? {} : { keptOn: question.keptOnRelay }),
     },
-  });
+  );
 }
 
 /** What the agent's view and the events call a task's kind (R-RTO-06: `local_bash`). */

@@ -194,3 +194,14 @@ export function relayOf(federation: Federation, name: string): FedRelay {
   }
   return relay;
 }
+
+/** Lets every relay's dispatcher, runners and pollers do what is due now, a few rounds over. */
+export async function flowAll(...relays: FedRelay[]): Promise<void> {
+  for (let i = 0; i < 4; i++) {
+    await settle();
+    for (const relay of relays) {
+      await relay.engine.settleEvents();
+    }
+  }
+  await settle();
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { settle, track } from "../actions/harness";
-import { createFederation, type FedRelay, relayOf } from "./harness";
+import { createFederation, type FedRelay, flowAll, relayOf } from "./harness";
 
 const POLL_MS = 5_000;
 const UNREACHABLE_POLL_MS = 30_000;
@@ -16,15 +16,7 @@ async function paired() {
   return { fed, desk, box, target };
 }
 
-async function flow(...relays: FedRelay[]) {
-  for (let i = 0; i < 4; i++) {
-    await settle();
-    for (const relay of relays) {
-      await relay.engine.settleEvents();
-    }
-  }
-  await settle();
-}
+const flow = flowAll;
 
 /** ask about a session of build-box from desk's caller; a card in ask/plan only, none here (agent mode). */
 async function askThere(desk: FedRelay, session: string, question = "Deploy tonight?") {
@@ -123,7 +115,10 @@ describe("R-QCHK-05: a question about a session of a paired relay", () => {
     expect(await box.engine.peerQuestion("desk", id)).toMatchObject({ question_id: id, status: "pending" });
     await desk.engine.owner.removePeer("build-box");
     // At once, in the removal's own change; no poll goes there any more.
-    expect(await desk.stores.questions.getInboxQuestion(id)).toMatchObject({ status: "ended", nextPollAt: null });
+    expect(await desk.stores.questions.getInboxQuestion(id)).toMatchObject({
+      status: "ended",
+      nextPollAt: null,
+    });
     await fed.clock.advanceAsync(POLL_MS);
     await flow(desk, box);
     expect(await answeredLines(desk)).toEqual([]);

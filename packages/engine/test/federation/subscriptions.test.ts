@@ -1,7 +1,7 @@
 import { newSubscription } from "@oar/scheduler/testing";
 import { describe, expect, it } from "vitest";
 import { refusal, settle, track } from "../actions/harness";
-import { createFederation, type FedRelay, relayOf } from "./harness";
+import { createFederation, type FedRelay, flowAll, relayOf } from "./harness";
 
 const POLL_MS = 3_000;
 const WINDOW_MS = 30_000;
@@ -18,15 +18,7 @@ async function paired() {
   return { fed, desk, box, target };
 }
 
-async function flow(...relays: FedRelay[]) {
-  for (let i = 0; i < 4; i++) {
-    await settle();
-    for (const relay of relays) {
-      await relay.engine.settleEvents();
-    }
-  }
-  await settle();
-}
+const flow = flowAll;
 
 /** subscribe on build-box from desk's caller: card (b) on desk, allowed. */
 async function subscribeThere(desk: FedRelay, input: Record<string, unknown>) {
