@@ -79,15 +79,18 @@ export function createEngine(given: EngineDeps): Engine {
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
     ...(deps.sharedStore === undefined ? {} : { sharedStore: deps.sharedStore }),
   });
-  const dispatcher = createDispatcher({
+  // What the dispatcher and the schedule runner both work with: due work that queues turns.
+  const dueWork = {
     stores: deps.stores,
     clock: deps.clock,
     ids: deps.ids,
     logger: deps.logger ?? silentLogger,
     sharedStore: deps.sharedStore ?? false,
-    drivenFromOutside: (provider) => findProvider(deps.providers, provider)?.info.drivenFromOutside === true,
-    kick: (sessionId) => runtime.kick(sessionId),
-  });
+    drivenFromOutside: (provider: string) =>
+      findProvider(deps.providers, provider)?.info.drivenFromOutside === true,
+    kick: (sessionId: string) => runtime.kick(sessionId),
+  };
+  const dispatcher = createDispatcher(dueWork);
   // §28: the events of subscriptions on paired relays, fetched into this relay's outbox.
   const remoteEvents = createRemoteEventsPoller({
     stores: deps.stores,
@@ -99,18 +102,8 @@ export function createEngine(given: EngineDeps): Engine {
     ...(deps.peerPollMs === undefined ? {} : { pollMs: deps.peerPollMs }),
     appended: () => hints.notify(),
   });
-  const drivenFromOutside = (provider: string) =>
-    findProvider(deps.providers, provider)?.info.drivenFromOutside === true;
   // §33: durable schedules, fired from their rows.
-  const schedules = createScheduleRunner({
-    stores: deps.stores,
-    clock: deps.clock,
-    ids: deps.ids,
-    logger: deps.logger ?? silentLogger,
-    sharedStore: deps.sharedStore ?? false,
-    drivenFromOutside,
-    kick: (sessionId) => runtime.kick(sessionId),
-  });
+  const schedules = createScheduleRunner(dueWork);
   // R-QCHK-05: questions asked on paired relays, looked at until they close.
   const questionPolls = createQuestionPoller({ ...deps, logger: deps.logger ?? silentLogger });
   const live = createEngineLive({ clock: deps.clock });

@@ -1,22 +1,16 @@
-import type { IdGenerator } from "@oar/core";
 import { scheduleFiring } from "@oar/permissions";
 import { scheduleMessage, slotToFire } from "@oar/scheduler";
-import type { EngineStores } from "../engine";
 import type { ScheduleRecord, ScheduleTimingPatch } from "../ports/schedule-store";
 import type { SessionRecord } from "../ports/session-store";
+import type { SendingContext } from "../watching/sending";
 
 /** Schedules claimed per transaction. */
 export const FIRED_PER_PASS = 100;
 /** R-SCH-19: a held firing is looked at again every minute. */
 export const HELD_RECHECK_MS = 60_000;
 
-export interface FiringContext {
-  readonly stores: EngineStores;
-  readonly ids: IdGenerator;
-  readonly now: number;
-  /** The session's agent runs outside the relay: the message is appended, no turn is queued (DESIGN §5). */
-  readonly drivenFromOutside: (provider: string) => boolean;
-}
+/** What a pass works with, as a send to watchers does: a session driven from outside gets the message, no turn. */
+export type FiringContext = SendingContext;
 
 /** What one pass did: the sessions whose queues to kick once committed, and whether more may be due. */
 export interface FiringPass {
