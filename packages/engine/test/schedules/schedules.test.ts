@@ -1,5 +1,6 @@
 import { LIMITS } from "@oar/schema";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { CARD_POLL_MS } from "../../src/actions/approvals";
 import { createEngine } from "../../src/create-engine";
 import { refusal, settle, T0 } from "../actions/harness";
 import { createWatchingHarness, type WatchingHarness } from "../watching/watching-harness";
@@ -350,5 +351,64 @@ describe("R-SCH-03: schedules live on this relay", () => {
     await h.patchSettings({ agentSessions: { enabled: false } });
     const result = await h.call({ action: "schedule", title: "x", text: "x", every_minutes: 5 });
     expect(refusal(result).code).toBe("REMOTE_RELAY_PERMISSION");
+  });
+});
+
+describe("R-SCH-16/19: the cards of a schedule", () => {
+  async function pending(h: WatchingHarness) {
+    return h.stores.cards.listCards({ status: "pending" });
+  }
+
+  it("in ask mode the owner approves a schedule on a card; Deny creates nothing", async () => {
+    const h = await createWatchingHarness({ approvalCards: true, caller: { mode: "ask" } });
+    h.provider.hold();
+    await h.engine.owner.postMessage(h.caller.id, "hold");
+    await settle();
+    const call = h.call({ action: "schedule", title: "Later", text: "x", every_minutes: 5 });
+    await settle(20);
+    const [card] = await pending(h);
+    expect(card).toMatchObject({ kind: "write_in_mode", action: "schedule" });
+    await h.engine.owner.answerCard(card?.id as string, { choice: "deny" });
+    await h.clock.advanceAsync(CARD_POLL_MS);
+    expect(refusal(await call).code).toBe("REMOTE_RELAY_PERMISSION");
+    expect(await h.stores.schedules.listSchedulesOf(h.caller.id, { endedSince: 0 })).toEqual([]);
+  });
+
+  it("Allow on the agent's next anti-loop card releases its held firing at once (R-SCH-19)", async () => {
+    const h = await createWatchingHarness({ approvalCards: true });
+    const target = await h.agentSession({ title: "Builder" });
+    h.provider.hold();
+    await h.engine.owner.postMessage(h.caller.id, "hold");
+    await settle();
+    const id = await scheduled(h, { session: target.id, every_minutes: 5 });
+    for (let i = 1; i < LIMITS.antiLoopPrompts; i++) {
+      await h.stores.loopCounters.incrementLoopCounter(h.caller.id);
+    }
+    await h.pass(5 * MIN);
+    expect((await listed(h))[0]).toMatchObject({ id, heldForApproval: true });
+    // The agent's next prompt to another agent asks the owner (GAP-04 (f)).
+    const call = h.call({
+      action: "schedule",
+      title: "More",
+      text: "y",
+      every_minutes: 60,
+      session: target.id,
+    });
+    await settle(20);
+    const [card] = await pending(h);
+    expect(card).toMatchObject({ kind: "anti_loop" });
+    await h.engine.owner.answerCard(card?.id as string, { choice: "allow" });
+    await h.clock.advanceAsync(CARD_POLL_MS);
+    expect((await call).ok).toBe(true);
+    await h.flow();
+    expect(await messagesOf(h, target.id, id)).toHaveLength(1);
+    expect((await h.stores.schedules.getSchedule(id))?.heldSince).toBeNull();
+  });
+
+  it("refuses an `at` without an offset, naming the field", async () => {
+    const h = await createWatchingHarness();
+    const bare = await h.call({ action: "schedule", title: "x", text: "x", at: "2026-11-02T02:00:00" });
+    expect(refusal(bare).code).toBe("REMOTE_RELAY_INVALID_INPUT");
+    expect(String(refusal(bare).error)).toMatch(/^at/);
   });
 });
