@@ -72,11 +72,13 @@ async function inFlightView(ctx: ActionContext, sessionId: string) {
  */
 export async function readSession(ctx: ActionContext, call: CallOf<"read_session">): Promise<ActionSuccess> {
   const session = await requireSession(ctx, call.session, { allowArchived: true });
-  const [messages, inFlight, questions, group, tasks, view] = await Promise.all([
+  const [messages, inFlight, questions, asked, group, tasks, view] = await Promise.all([
     ctx.deps.stores.sessions.listMessages(session.id, { last: call.last }),
     inFlightView(ctx, session.id),
     // A blocking question lives only while a turn runs: an idle session has none to read.
     session.state === "running_turn" ? ctx.runtime.pendingQuestions(session.id) : Promise.resolve([]),
+    // R-LQ-04: and the non-blocking ones about it, whoever asked them.
+    ctx.deps.stores.questions.listInboxQuestions({ sessionId: session.id, closedSince: null }),
     groupWithMembers(ctx, session),
     readableTasks(ctx.deps, [session.id]),
     taskViewContext(ctx.deps, ctx.runtime),
@@ -93,7 +95,19 @@ export async function readSession(ctx: ActionContext, call: CallOf<"read_session
       cwd: session.cwd,
       ...(session.archivedAt !== null ? { archived: true } : {}),
       inFlight,
-      pendingQuestions: questions.map(pendingQuestionView),
+      pendingQuestions: [
+        ...questions.map(pendingQuestionView),
+        ...asked
+          .filter((q) => q.keptOnRelay === null)
+          .map((q) => ({
+            question_id: q.id,
+            kind: "ask" as const,
+            text: q.text,
+            ...(q.options.length > 0 ? { options: [...q.options] } : {}),
+            ...(q.recommendation === null ? {} : { recommendation: q.recommendation }),
+            askedAt: toIso(q.createdAt),
+          })),
+      ],
       messages: messages.map(messageView),
       tasks: (tasks.get(session.id) ?? []).map((task) => taskSummary(task, view)),
       ...(group ? { group } : {}),

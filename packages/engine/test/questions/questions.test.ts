@@ -201,3 +201,26 @@ describe("R-QLIM-01: 20 pending per asking conversation and per session concerne
     expect(String(refusal(over).error)).toContain(target.id);
   });
 });
+
+describe("R-LQ-04: read_session lists a session's pending questions", () => {
+  it("the non-blocking ones about it, with their kind, next to its blocking cards", async () => {
+    const h = await createWatchingHarness();
+    const target = await h.agentSession({ title: "Builder" });
+    const id = await asked(h, { session: target.id, options: ["a", "b"], recommendation: "a" });
+    const read = await h.ok({ action: "read_session", relay: "this", session: target.id });
+    expect(read.pendingQuestions).toEqual([
+      {
+        question_id: id,
+        kind: "ask",
+        text: "Ship tonight or wait?",
+        options: ["a", "b"],
+        recommendation: "a",
+        askedAt: new Date(T0).toISOString(),
+      },
+    ]);
+    await h.engine.owner.answerInbox(id, { choice: "a" });
+    expect(
+      (await h.ok({ action: "read_session", relay: "this", session: target.id })).pendingQuestions,
+    ).toEqual([]);
+  });
+});
