@@ -1,7 +1,7 @@
 /** What one scheduler did with the instants it was given. */
 export interface Firings {
   readonly name: string;
-  /** Why the leg was not measured (the relay without `schedule`, say); the rest is then empty. */
+  /** Why the leg was not measured (the relay refused `schedule`, say); the rest is then empty. */
   readonly notMeasured?: string;
   /** Per instant that fired: its first firing − the instant, in ms. */
   readonly lateness: readonly number[];
@@ -9,6 +9,32 @@ export interface Firings {
   readonly duplicates: number;
   /** Instants with no firing within the grace period after the last one. */
   readonly misses: number;
+}
+
+/**
+ * The figures of the instants `due` (id → epoch ms) from the times each id fired: lateness from its
+ * first firing; more than one firing, a duplicate; none, a miss.
+ */
+export function tally(
+  name: string,
+  due: ReadonlyMap<string, number>,
+  fired: ReadonlyMap<string, readonly number[]>,
+): Firings {
+  const lateness: number[] = [];
+  let duplicates = 0;
+  let misses = 0;
+  for (const [id, at] of due) {
+    const times = fired.get(id) ?? [];
+    if (times.length === 0) {
+      misses++;
+      continue;
+    }
+    lateness.push(Math.min(...times) - at);
+    if (times.length > 1) {
+      duplicates++;
+    }
+  }
+  return { name, lateness, duplicates, misses };
 }
 
 export interface Summary {

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import PgBoss from "pg-boss";
 import { inParallel } from "../lib/owner-api";
-import { type Firings, waitUntil } from "./figures";
+import { type Firings, tally, waitUntil } from "./figures";
 import type { LegOptions } from "./relay-leg";
 
 export const PG_BOSS_VERSION = (createRequire(import.meta.url)("pg-boss/package.json") as { version: string })
@@ -82,23 +82,7 @@ export async function pgBossLeg(
       async () => legs.every((leg) => leg.received.size >= leg.due.size) && Date.now() > last + 5000,
       last + options.graceMs,
     );
-    return legs.map(({ worker, received, due }) => {
-      const lateness: number[] = [];
-      let duplicates = 0;
-      let misses = 0;
-      for (const [id, at] of due) {
-        const times = received.get(id);
-        if (times?.[0] === undefined) {
-          misses++;
-          continue;
-        }
-        lateness.push(times[0] - at);
-        if (times.length > 1) {
-          duplicates++;
-        }
-      }
-      return { name: worker.name, lateness, duplicates, misses };
-    });
+    return legs.map(({ worker, received, due }) => tally(worker.name, due, received));
   } finally {
     await boss.stop({ graceful: false });
   }
