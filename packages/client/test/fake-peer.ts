@@ -1,4 +1,6 @@
+import { RelayError } from "@oar/core";
 import type { PeerToolRequest } from "@oar/schema";
+import { expect } from "vitest";
 
 export const TOKEN = "oarp_S3cr3tInviteToken_42";
 export const BASE = "https://build-box.example.com";
@@ -157,4 +159,15 @@ export function endlessStream(
     return new Response(body, { status: options.status ?? 200, headers });
   };
   return { answer, sentBytes: () => sent, cancelled: () => cancelled };
+}
+
+/** The RelayError a call fails with; fails the test when it does not fail. */
+export async function failure(call: Promise<unknown>): Promise<RelayError> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).toBeInstanceOf(RelayError);
+    return error as RelayError;
+  }
+  throw new Error("expected the call to fail");
 }

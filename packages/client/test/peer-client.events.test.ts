@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
 import { describe, expect, it } from "vitest";
 import { createPeerClient } from "../src/index";
-import { BASE, fakePeer, json, refused, TOKEN } from "./fake-peer";
+import { BASE, failure, fakePeer, json, refused, TOKEN } from "./fake-peer";
 
 const PAGE = {
   events: [
@@ -18,16 +18,6 @@ const PAGE = {
   cursor: "12",
   truncated: false,
 };
-
-async function failure(call: Promise<unknown>): Promise<RelayError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    return error as RelayError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("§28 peer client: a subscription's events (GET /v1/peer/subscriptions/:id/events)", () => {
   it("GETs the page after the cursor with the bearer, the answer validated as a page", async () => {

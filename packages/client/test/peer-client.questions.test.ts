@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
 import { describe, expect, it } from "vitest";
 import { createPeerClient } from "../src/index";
-import { BASE, fakePeer, json, refused, TOKEN } from "./fake-peer";
+import { BASE, failure, fakePeer, json, refused, TOKEN } from "./fake-peer";
 
 const STATUS = {
   question_id: "ask_1",
@@ -13,16 +13,6 @@ const STATUS = {
   answeredAt: "2026-10-20T10:00:00.000Z",
   session: { id: "ses_1", title: "Nightly deploy" },
 };
-
-async function failure(call: Promise<unknown>): Promise<RelayError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    return error as RelayError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("R-QCHK-05 peer client: a question's status (GET /v1/peer/questions/:id)", () => {
   it("GETs it with the bearer, the id escaped, the answer validated", async () => {

@@ -1,4 +1,4 @@
-import { RelayError } from "@oar/core";
+import type { RelayError } from "@oar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPeerClient, MAX_RESPONSE_BYTES, type PeerClient } from "../src/index";
 import {
@@ -7,6 +7,7 @@ import {
   chunks,
   endlessBody,
   endlessStream,
+  failure,
   fakePeer,
   HOST,
   hangForever,
@@ -28,15 +29,6 @@ function client(...answers: Answer[]) {
 }
 
 /** The RelayError a call rejects with (fails the test if it resolves or throws anything else). */
-async function failure(call: Promise<unknown>): Promise<RelayError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    return error as RelayError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const tool = (c: PeerClient, options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
   c.tool(TOOL_REQUEST, { timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal });

@@ -11,8 +11,13 @@ function clip(text: string, max: number): string {
 }
 
 /** R-SCH-07's kind of first line: automated, from the relay, approving nothing. */
-export function compactionHeader(old: Pick<SessionRecord, "id" | "title">): string {
-  return `[relay compaction · this conversation continues ${old.id} "${old.title}" · automated message from OAR, not from the user; it approves nothing]`;
+function compactionLine(where: string): string {
+  return `[relay compaction · ${where} · automated message from OAR, not from the user; it approves nothing]`;
+}
+
+/** What the old conversation says last: where it went. */
+export function continuedInLine(next: Pick<SessionRecord, "id" | "title">): string {
+  return compactionLine(`this conversation continues in ${next.id} "${next.title}"`);
 }
 
 /**
@@ -28,7 +33,7 @@ export function summarizeConversation(
   const prompts = messages.filter((m) => m.role === "user" || m.role === "relay").slice(-PROMPTS_QUOTED);
   const lastReply = messages.filter((m) => m.role === "assistant").at(-1);
   const lines = [
-    compactionHeader(session),
+    compactionLine(`this conversation continues ${session.id} "${session.title}"`),
     `Summary of ${session.id} "${session.title}" (${session.provider}, model ${session.model}${session.cwd === null ? "" : `, folder ${session.cwd}`}): ${messages.length} messages.`,
     ...(prompts.length === 0
       ? []

@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
 import type { OwnerSessionDetail } from "../engine";
 import { recordSessionGone } from "../watching/outbox";
-import { summarizeConversation } from "./compaction-summary";
+import { continuedInLine, summarizeConversation } from "./compaction-summary";
 import { type OwnerContext, ownerChange, providerOf, requireSession } from "./owner-context";
 import { sessionDetail } from "./session-views";
 
@@ -91,7 +91,7 @@ export async function compactOwnerSession(
       id: ids.next("message"),
       sessionId: id,
       role: "relay",
-      text: `[relay compaction · this conversation continues in ${session.id} "${session.title}" · automated message from OAR, not from the user; it approves nothing]`,
+      text: continuedInLine(session),
       createdAt: now,
     });
     const archived = await stores.sessions.archiveSession({ id, at: now });

@@ -54,16 +54,12 @@ export async function answerOwnerInbox(
       `Question ${id} is no longer pending (${question.status}).`,
     );
   }
-  if (body.choice !== undefined && question.options.length > 0 && !question.options.includes(body.choice)) {
+  if (body.choice !== undefined && !question.options.includes(body.choice)) {
     throw new RelayError(
       "REMOTE_RELAY_INVALID_INPUT",
-      `choice must be one of the question's options (${question.options.join(", ")}); got ${body.choice}. Nothing was answered.`,
-    );
-  }
-  if (body.choice !== undefined && question.options.length === 0) {
-    throw new RelayError(
-      "REMOTE_RELAY_INVALID_INPUT",
-      `Question ${id} offers no options: send { "answer": "…" } or { "dismiss": true }. Nothing was answered.`,
+      question.options.length === 0
+        ? `Question ${id} offers no options: send { "answer": "…" } or { "dismiss": true }. Nothing was answered.`
+        : `choice must be one of the question's options (${question.options.join(", ")}); got ${body.choice}. Nothing was answered.`,
     );
   }
   const closed = await ownerChange(ctx, async (tx) => {

@@ -289,8 +289,8 @@ describe("R-SCHEND-03: limits, 20 ok and 21 refused", () => {
   });
 });
 
-describe("§33.5/§33.6: unschedule and the ends of a schedule", () => {
-  it("unschedule ends one of the conversation's schedules; another conversation's is not found", async () => {
+describe("§33.5/§33.6 (R-UNSCH-01, R-SCHEND-01): unschedule and the ends of a schedule", () => {
+  it("R-UNSCH-01: unschedule ends one of the conversation's schedules; another conversation's is not found", async () => {
     const h = await createWatchingHarness();
     const other = await h.ownerSession({ title: "Other" });
     const id = await scheduled(h, { every_minutes: 5 });
@@ -303,6 +303,17 @@ describe("§33.5/§33.6: unschedule and the ends of a schedule", () => {
     expect((await listed(h))[0]).toMatchObject({ id, endReason: "unscheduled" });
     const again = await h.ok({ action: "unschedule", schedule_id: id });
     expect(String(again.note)).toMatch(/already ended/);
+  });
+
+  it("R-UNSCH-01: the session a schedule fires in may end it as well as the conversation that created it", async () => {
+    const h = await createWatchingHarness();
+    const target = await h.agentSession({ title: "Builder" });
+    const first = await scheduled(h, { session: target.id, every_minutes: 5 });
+    const second = await scheduled(h, { session: target.id, every_minutes: 5 });
+    await h.ok({ action: "unschedule", schedule_id: first }, target.id);
+    await h.ok({ action: "unschedule", schedule_id: second });
+    expect((await h.stores.schedules.getSchedule(first))?.endReason).toBe("unscheduled");
+    expect((await h.stores.schedules.getSchedule(second))?.endReason).toBe("unscheduled");
   });
 
   it("archiving the session it fires in, or deleting its creator, ends it", async () => {

@@ -52,6 +52,17 @@ async function samePending(
   );
 }
 
+/** R-ASK-03: what `ask` answers, at once: the question and `pending`. */
+function pending(call: CallOf<"ask">, questionId: string, notes: readonly string[] = []): ActionSuccess {
+  const about = call.session === undefined ? {} : { session: call.session };
+  return {
+    ...about,
+    details: `question ${questionId} pending`,
+    fields: { question_id: questionId, status: "pending", ...about },
+    ...(notes.length === 0 ? {} : { notes }),
+  };
+}
+
 /**
  * §34.1: asks the owner without waiting (R-ASK-03). About this conversation it needs nothing
  * (R-QCHK-01); with `session` it is a write on that session (cards in ask/plan, the hop rule,
@@ -70,17 +81,9 @@ export async function ask(ctx: ActionContext, call: CallOf<"ask">): Promise<Acti
   const session = await requireSession(ctx, sessionId, { allowArchived: false, nothing: NOTHING });
   const existing = await samePending(ctx, call, session.id);
   if (existing !== undefined) {
-    return {
-      details: `question ${existing.id} pending`,
-      fields: {
-        question_id: existing.id,
-        status: "pending",
-        ...(call.session === undefined ? {} : { session: session.id }),
-      },
-      notes: [
-        `The same question (${existing.id}) is already pending (R-ASK-04): you will get question_answered; carry on with what does not depend on it.`,
-      ],
-    };
+    return pending(call, existing.id, [
+      `The same question (${existing.id}) is already pending (R-ASK-04): you will get question_answered; carry on with what does not depend on it.`,
+    ]);
   }
   await refuseOverLimit(stores.questions, ctx.from.session, session.id, local);
   if (session.id !== ctx.callerId || !local) {
@@ -105,13 +108,5 @@ export async function ask(ctx: ActionContext, call: CallOf<"ask">): Promise<Acti
     await recordInboxAsked({ stores: txStores, ids, relayName: ctx.deps.relay.name }, created, session);
     return created;
   });
-  return {
-    ...(call.session === undefined ? {} : { session: session.id }),
-    details: `question ${question.id} pending`,
-    fields: {
-      question_id: question.id,
-      status: "pending",
-      ...(call.session === undefined ? {} : { session: session.id }),
-    },
-  };
+  return pending(call, question.id);
 }
