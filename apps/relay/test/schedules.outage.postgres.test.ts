@@ -1,7 +1,7 @@
-import { startTcpProxy, type TcpProxy } from "@oar/storage/testing";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestRelay, eventually } from "./harness";
-import { TEST_POSTGRES_URL, throughPort, useScratchPostgres } from "./support/postgres";
+import { describe, expect, it } from "vitest";
+import { eventually } from "./harness";
+import { TEST_POSTGRES_URL } from "./support/postgres";
+import { useRelayThroughProxy } from "./support/proxied-relay";
 
 interface Message {
   readonly role: string;
@@ -13,23 +13,10 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
   "schedules while the database goes away (DESIGN §8, §9)",
   { timeout: 60_000 },
   () => {
-    const database = useScratchPostgres();
-    let proxy: TcpProxy | undefined;
-    let close: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await proxy?.restore();
-      await close?.();
-      await proxy?.close();
-    }, 30_000);
+    const relayThroughProxy = useRelayThroughProxy();
 
     it("slots that come while the link is cut fire once each when it is back; none is lost or doubled", async () => {
-      const target = new URL(TEST_POSTGRES_URL ?? "");
-      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-      const relay = await createTestRelay({
-        databaseUrl: throughPort(database().url, proxy.port),
-        keepOpen: true,
-      });
-      close = () => relay.relay.close();
+      const { relay, proxy } = await relayThroughProxy();
       const planner = await relay.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
         provider: "external",
         title: "Planner",

@@ -1,7 +1,7 @@
-import { startTcpProxy, type TcpProxy } from "@oar/storage/testing";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestRelay, eventually } from "./harness";
-import { TEST_POSTGRES_URL, throughPort, useScratchPostgres } from "./support/postgres";
+import { describe, expect, it } from "vitest";
+import { eventually } from "./harness";
+import { TEST_POSTGRES_URL } from "./support/postgres";
+import { useRelayThroughProxy } from "./support/proxied-relay";
 
 interface Message {
   readonly role: string;
@@ -12,26 +12,10 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
   "watching while the database goes away (DESIGN §4, §9)",
   { timeout: 60_000 },
   () => {
-    const database = useScratchPostgres();
-    let proxy: TcpProxy | undefined;
-    let close: (() => Promise<void>) | undefined;
-    // Closing right after an outage waits for the stores' in-flight work (up to their deadlines):
-    // more than vitest's default 10 s hook on a loaded machine.
-    afterEach(async () => {
-      await proxy?.restore();
-      await close?.();
-      await proxy?.close();
-    }, 30_000);
+    const relayThroughProxy = useRelayThroughProxy();
 
     it("a turn that errs while the link is cut: its event reaches the watcher once, after the link is back", async () => {
-      const target = new URL(TEST_POSTGRES_URL ?? "");
-      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-      const relay = await createTestRelay({
-        databaseUrl: throughPort(database().url, proxy.port),
-        overrides: { approvalCards: false },
-        keepOpen: true,
-      });
-      close = () => relay.relay.close();
+      const { relay, proxy } = await relayThroughProxy({ approvalCards: false });
       const watcher = await relay.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Lead" });
       const worker = await relay.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Worker" });
       const token = await relay.agentToken(watcher.id);

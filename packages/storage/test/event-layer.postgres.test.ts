@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openStorage, type Storage, type Stores } from "../src";
 import { postgresDatabase, useTestStorage } from "./databases";
-import { gate, sleep, stillPending } from "./holding";
+import { gate, sleep, stillPending, useTwoProcesses } from "./holding";
 
 const T0 = Date.UTC(2026, 0, 1);
 const ROUNDS = 10;
@@ -22,19 +22,7 @@ async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
 // What PGlite's single connection cannot show (DESIGN §9): several relay processes on one
 // Postgres, each with its own pool, sharing the outbox, the routing cursor and the deliveries.
 describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with several processes", () => {
-  const test = useTestStorage(postgresDatabase);
-  let other: Storage | undefined;
-  const a = (): Stores => test.storage().stores;
-  const b = (): Stores => (other as Storage).stores;
-
-  beforeAll(async () => {
-    // A second pool on the same database, as a second relay process would open it.
-    other = await openStorage(test.config());
-  }, 60_000);
-  afterAll(async () => {
-    await other?.close();
-  });
-  afterEach(() => test.empty());
+  const { a, b, other } = useTwoProcesses();
 
   describe("the routing cursor", () => {
     it("is held by one transaction: another one's claim gets null, not a wait", async () => {
@@ -342,7 +330,7 @@ describe.skipIf(!postgresDatabase.available)("the event layer on Postgres with s
       try {
         await waitFor(() => heard > 0);
         // From the other pool: end the backend that LISTENs, as a restart or a cut would.
-        await (other as Storage).db.execute(
+        await other().db.execute(
           sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
         );
         heard = 0;

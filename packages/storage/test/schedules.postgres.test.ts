@@ -3,7 +3,7 @@ import { newSession } from "@oar/engine/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openStorage, type Storage, type Stores } from "../src";
 import { postgresDatabase, useTestStorage } from "./databases";
-import { gate, sleep, stillPending } from "./holding";
+import { gate, sleep, stillPending, useTwoProcesses } from "./holding";
 
 const T0 = Date.UTC(2026, 0, 1);
 const ROUNDS = 10;
@@ -34,19 +34,7 @@ const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
 // What PGlite's single connection cannot show (DESIGN §9): two relay processes firing schedules
 // on one Postgres, each with its own pool.
 describe.skipIf(!postgresDatabase.available)("schedules on Postgres with several processes", () => {
-  const test = useTestStorage(postgresDatabase);
-  let other: Storage | undefined;
-  const a = (): Stores => test.storage().stores;
-  const b = (): Stores => (other as Storage).stores;
-
-  beforeAll(async () => {
-    // A second pool on the same database, as a second relay process would open it.
-    other = await openStorage(test.config());
-  }, 60_000);
-  afterAll(async () => {
-    await other?.close();
-  });
-  afterEach(() => test.empty());
+  const { a, b } = useTwoProcesses();
 
   async function seed(count: number, prefix = "sch") {
     await a().sessions.createSession(newSession("ses_1"));
