@@ -112,9 +112,11 @@ async function askOwner(ctx: ActionContext, request: CardRequest): Promise<void>
   if (answered.status === "allowed") {
     if (request.kind === "anti_loop") {
       // Allow on the anti-loop card is the owner stepping in: the count starts again (GAP-04 (f)).
-      await deps.stores.loopCounters.resetLoopCounter(ctx.callerId);
-      // R-SCH-19: Allow on the agent's next anti-loop card releases its held firings too.
-      await deps.stores.schedules.recheckHeld({ createdBy: ctx.callerId, at: deps.clock.now() });
+      // R-SCH-19: and releases its held firings; the count and the release are one change.
+      await deps.stores.transaction(async (tx) => {
+        await tx.loopCounters.resetLoopCounter(ctx.callerId);
+        await tx.schedules.recheckHeld({ createdBy: ctx.callerId, at: deps.clock.now() });
+      });
       ctx.live.scheduleChanges.notify();
     }
     return;
