@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   token: "tok",
   request: "req",
   runner: "run",
+  toolCall: "call",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -88,6 +88,7 @@ const PORTS = Object.keys({
   deliveries: true,
   tasks: true,
   schedules: true,
+  toolCalls: true,
 } satisfies Record<Port, true>) as Port[];
 
 lazyPrototypeProperties(NoticingStores.prototype, PORTS, (stores, port) => stores.wrap(port));

@@ -12,12 +12,16 @@ import type {
   OwnerPeer,
   OwnerSettings,
   OwnerSettingsPatch,
+  OwnerSubscription,
+  OwnerToolCall,
+  OwnerUnsubscribeResult,
   PeerEventsPage,
   PeerEventsQuery,
   PeerOrigin,
   PeerQuestionStatus,
   ScheduleEntry,
   TaskSummary,
+  ProviderInfo as WireProviderInfo,
 } from "@oar/schema";
 import type { EventStore, OutboxRecord } from "./ports/event-store";
 import type { FolderResolver } from "./ports/folder-resolver";
@@ -38,6 +42,7 @@ import type {
 import type { SettingsStore } from "./ports/settings-store";
 import type { TaskStore } from "./ports/task-store";
 import type { TokenRecord, TokenStore } from "./ports/token-store";
+import type { ToolCallStore } from "./ports/tool-call-store";
 import type { InboxItem } from "./questions/question-views";
 import type { PendingQuestionView } from "./runtime/session-runtime";
 import type { TokenSecrets } from "./tokens/token-secrets";
@@ -70,6 +75,8 @@ export interface EngineStores {
   readonly tasks: TaskStore;
   /** Durable schedules and their recorded slots (§33). */
   readonly schedules: ScheduleStore;
+  /** The relay_tool calls of this relay's conversations (R-UI-02). */
+  readonly toolCalls: ToolCallStore;
   /**
    * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
    * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores
@@ -158,6 +165,10 @@ export interface OwnerSessionDetail extends OwnerSessionView {
   readonly schedules: readonly ScheduleEntry[];
   /** Its non-blocking questions, pending and closed in the last day: the cards the session shows (R-ASK-01). */
   readonly inboxQuestions: readonly InboxItem[];
+  /** The live subscriptions it holds as the watcher: the `watching N sessions` chip (R-UI-06). */
+  readonly subscriptions: readonly OwnerSubscription[];
+  /** Its agent's newest relay_tool calls (at most 200), oldest first: the 🛰️ lines (R-UI-02). */
+  readonly toolCalls: readonly OwnerToolCall[];
 }
 
 /** An invite as the owner sees it: never the token again, only which relay it belongs to (`null`: unused). */
@@ -228,7 +239,7 @@ export interface OwnerApi {
    */
   compactSession(id: string): Promise<OwnerSessionDetail & { readonly compactedFrom: string }>;
   killSession(id: string): Promise<void>;
-  /** Deletes the session and revokes its agent tokens, in one change. */
+  /** Deletes the session, revokes its agent tokens and forgets its call log, in one change. */
   deleteSession(id: string): Promise<void>;
   /** A new agent token of the session; the token is shown this once. */
   issueAgentToken(sessionId: string): Promise<string>;
@@ -240,6 +251,14 @@ export interface OwnerApi {
   dissolveGroup(id: string): Promise<void>;
   listCards(options?: { readonly status?: OwnerCardStatus }): Promise<OwnerCard[]>;
   answerCard(id: string, body: OwnerCardAnswerBody): Promise<OwnerCard>;
+  /**
+   * Unsubscribe in the `watching` chip (R-UI-06, R-SLIFE-02 (a)): ends one subscription of a
+   * conversation of this relay as `unsubscribed`. Unknown → REMOTE_RELAY_NOT_FOUND; one that had
+   * ended already → `ended: []` and a `note`.
+   */
+  unsubscribe(id: string): Promise<OwnerUnsubscribeResult>;
+  /** The providers "start a conversation" offers, as relay_info lists them (R-RINFO-03). */
+  listProviders(): Promise<WireProviderInfo[]>;
   /** Cancel in the ⏰ list (R-SCHEND-01): ends the schedule as `unscheduled`; the listing entry after. */
   cancelSchedule(id: string): Promise<ScheduleEntry>;
   /** The non-blocking questions pending here (`closed`: and those closed in the last day). */

@@ -83,6 +83,7 @@ export type {
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewTask, TaskEnding, TaskKind, TaskRecord, TaskStore } from "./ports/task-store";
 export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";
+export type { ToolCallRecord, ToolCallStore } from "./ports/tool-call-store";
 export type { InboxItem } from "./questions/question-views";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
 export type {

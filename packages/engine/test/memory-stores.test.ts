@@ -8,6 +8,7 @@ import {
   createMemorySettingsStore,
   createMemoryTaskStore,
   createMemoryTokenStore,
+  createMemoryToolCallStore,
   runAtomicChangesContract,
   runGroupStoreContract,
   runLeaseStoreContract,
@@ -18,6 +19,7 @@ import {
   runSettingsStoreContract,
   runTaskStoreContract,
   runTokenStoreContract,
+  runToolCallStoreContract,
 } from "../src/testing";
 
 const cleanup = async () => {};
@@ -47,3 +49,11 @@ runScheduleStoreContract(async () => ({
   sessions: createMemorySessionStores().sessions,
   cleanup,
 }));
+runToolCallStoreContract(async () => {
+  const { sessions, isLive } = createMemorySessionStores();
+  return {
+    store: createMemoryToolCallStore(isLive),
+    sessions,
+    cleanup,
+  };
+});

@@ -66,6 +66,10 @@ export function eventLine(event: OutboxEvent): string {
       return `${sessionPart(event)}: archived`;
     case "session_deleted":
       return `${sessionPart(event)}: deleted`;
+    case "card_raised":
+      return `${sessionPart(event)}: approval card ${event.card_id} for ${event.action} on relay ${quoted(event.target_relay)}`;
+    case "card_answered":
+      return `${sessionPart(event)}: approval card ${event.card_id} ${event.status}`;
   }
 }
 

@@ -173,6 +173,23 @@ export const TurnStartedEventSchema = z.object({
 });
 export const SessionArchivedEventSchema = z.object({ ...eventBase, kind: z.literal("session_archived") });
 export const SessionDeletedEventSchema = z.object({ ...eventBase, kind: z.literal("session_deleted") });
+/**
+ * An approval card raised for the owner in a conversation (`session`), and the owner's answer:
+ * what the console's Inbox shows the moment it happens, without polling.
+ */
+export const CardRaisedEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal("card_raised"),
+  card_id: z.string(),
+  action: z.string(),
+  target_relay: z.string(),
+});
+export const CardAnsweredEventSchema = z.object({
+  ...eventBase,
+  kind: z.literal("card_answered"),
+  card_id: z.string(),
+  status: z.enum(["allowed", "denied"]),
+});
 
 export const RelayEventSchema = z.discriminatedUnion("kind", [
   TurnEndEventSchema,
@@ -197,6 +214,8 @@ export const OutboxEventSchema = z.discriminatedUnion("kind", [
   TurnStartedEventSchema,
   SessionArchivedEventSchema,
   SessionDeletedEventSchema,
+  CardRaisedEventSchema,
+  CardAnsweredEventSchema,
 ]);
 export type OutboxEvent = z.infer<typeof OutboxEventSchema>;
 /** The kinds of the outbox's rows: the events, then the lifecycle records. */
@@ -205,6 +224,8 @@ export const OutboxEventKindSchema = z.enum([
   "turn_started",
   "session_archived",
   "session_deleted",
+  "card_raised",
+  "card_answered",
 ]);
 export type OutboxEventKind = z.infer<typeof OutboxEventKindSchema>;
 export type TurnStartedEvent = z.infer<typeof TurnStartedEventSchema>;

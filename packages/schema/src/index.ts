@@ -280,6 +280,7 @@ export {
   PeerUrlSchema,
   RelayNameSchema,
 } from "./owner/peers";
+export { type OwnerProviders, OwnerProvidersSchema } from "./owner/providers";
 export {
   type OwnerCreateSessionBody,
   OwnerCreateSessionBodySchema,
@@ -293,6 +294,8 @@ export {
   OwnerSessionDetailSchema,
   type OwnerSessionViewJson,
   OwnerSessionViewSchema,
+  type OwnerToolCall,
+  OwnerToolCallSchema,
   type TokenResponse,
   TokenResponseSchema,
 } from "./owner/sessions";
@@ -302,6 +305,12 @@ export {
   OwnerSettingsPatchSchema,
   OwnerSettingsSchema,
 } from "./owner/settings";
+export {
+  type OwnerSubscription,
+  OwnerSubscriptionSchema,
+  type OwnerUnsubscribeResult,
+  OwnerUnsubscribeResultSchema,
+} from "./owner/subscriptions";
 export {
   PEER_FEATURES,
   type PeerEventsPage,

@@ -10,6 +10,7 @@ import {
   runSettingsStoreContract,
   runTaskStoreContract,
   runTokenStoreContract,
+  runToolCallStoreContract,
 } from "@oar/engine/testing";
 import {
   runCardStoreContract,
@@ -48,6 +49,10 @@ export function describeStoreContracts(database: TestDatabase): void {
       sessions: test.storage().stores.sessions,
     }));
     runTokenStoreContract(fixture((stores) => stores.tokens));
+    runToolCallStoreContract(async () => ({
+      ...(await fixture((stores) => stores.toolCalls)()),
+      sessions: test.storage().stores.sessions,
+    }));
     runLeaseStoreContract(fixture((stores) => stores.leases));
     runPeerStoreContract(fixture((stores) => stores.peers));
     runCardStoreContract(fixture((stores) => stores.cards));

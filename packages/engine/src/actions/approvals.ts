@@ -9,6 +9,7 @@ import {
   isWrite,
 } from "@oar/permissions";
 import type { RelayToolCall } from "@oar/schema";
+import { recordCardRaised } from "../watching/outbox";
 import type { ActionContext, CallerProfile, GateTarget } from "./context";
 import { findProvider } from "./providers";
 import { enforce, refuse } from "./refusal";
@@ -96,17 +97,28 @@ async function awaitAnswer(ctx: ActionContext, card: CardRecord): Promise<CardRe
 async function askOwner(ctx: ActionContext, request: CardRequest): Promise<void> {
   const { deps } = ctx;
   const now = deps.clock.now();
-  const card = await deps.stores.cards.createCard({
-    id: deps.ids.next("card"),
-    kind: request.kind,
-    conversation: ctx.callerId,
-    action: request.action,
-    targetRelay: request.targetRelay,
-    targetSession: request.targetSession,
-    text: request.text,
-    detail: request.detail,
-    createdAt: now,
-    expiresAt: now + ctx.settings.agentSessions.longestWaitSeconds * 1000,
+  // The card and its event are one change: an owner's console never misses a card it must answer.
+  const card = await deps.stores.transaction(async (stores) => {
+    const raised = await stores.cards.createCard({
+      id: deps.ids.next("card"),
+      kind: request.kind,
+      conversation: ctx.callerId,
+      action: request.action,
+      targetRelay: request.targetRelay,
+      targetSession: request.targetSession,
+      text: request.text,
+      detail: request.detail,
+      createdAt: now,
+      expiresAt: now + ctx.settings.agentSessions.longestWaitSeconds * 1000,
+    });
+    const conversation = await stores.sessions.getSession(ctx.callerId);
+    await recordCardRaised(
+      { stores, ids: deps.ids, relayName: deps.relay.name },
+      raised,
+      { id: ctx.callerId, title: conversation?.title ?? "" },
+      now,
+    );
+    return raised;
   });
   const answered = await awaitAnswer(ctx, card);
   if (answered.status === "allowed") {

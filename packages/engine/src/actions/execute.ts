@@ -34,6 +34,7 @@ import { subscribe } from "./subscriptions/subscribe";
 import { transferSubscriptions } from "./subscriptions/transfer-subscriptions";
 import { unsubscribe } from "./subscriptions/unsubscribe";
 import { summaryLine } from "./summary";
+import { type CallNames, logToolCall, namesOfCall, namesOfInput } from "./tool-call-log";
 import { updateSession } from "./update-session";
 import { usage } from "./usage";
 import { wait } from "./wait";
@@ -254,15 +255,27 @@ async function runLocalCall(
 /**
  * Runs one relay_tool call for the calling session of this relay: the call rules (parseCall), the
  * caller, the relay (§3.1) — a paired relay gets the call forwarded after this relay's own rules —
- * the owner's switch (GAP-02), then the action. Refusals come back as error envelopes.
+ * the owner's switch (GAP-02), then the action. Refusals come back as error envelopes. The call
+ * and its outcome are kept in the caller's activity log.
  */
-export function executeCall(
+export async function executeCall(
   parts: EngineParts,
   callerSessionId: string,
   input: unknown,
   options: ExecuteOptions = {},
 ): Promise<ToolResult> {
-  return parseAndRespond(parts.deps, input, { callerSessionId }, (call) =>
-    runLocalCall(parts, { callerSessionId, call, input, options }),
-  );
+  const at = parts.deps.clock.now();
+  let names: CallNames | undefined;
+  const result = await parseAndRespond(parts.deps, input, { callerSessionId }, (call) => {
+    names = namesOfCall(call);
+    return runLocalCall(parts, { callerSessionId, call, input, options });
+  });
+  // R-UI-02: every call of this relay's conversations goes in its activity, refusals included.
+  await logToolCall(parts.deps, {
+    sessionId: callerSessionId,
+    names: names ?? namesOfInput(input),
+    result,
+    at,
+  });
+  return result;
 }

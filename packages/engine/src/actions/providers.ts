@@ -1,3 +1,4 @@
+import type { ProviderInfo as WireProviderInfo } from "@oar/schema";
 import type { EngineDeps } from "../engine";
 import type { Provider, ProviderInfo } from "../ports/provider";
 import { refuse } from "./refusal";
@@ -9,6 +10,22 @@ export function findProvider(deps: EngineDeps, id: string): Provider | undefined
 /** Providers an agent can start a session with: not the ones whose agent runs outside the relay. */
 export function startableProviders(deps: EngineDeps): ProviderInfo[] {
   return deps.providers.map((provider) => provider.info).filter((info) => !info.drivenFromOutside);
+}
+
+/**
+ * The providers a new session can start on, as relay_info lists them (R-RINFO-03) and the owner's
+ * "start a conversation" offers them: models by id with the default named, efforts, and why one
+ * cannot run now.
+ */
+export function offeredProviders(deps: EngineDeps): WireProviderInfo[] {
+  return startableProviders(deps).map((info) => ({
+    id: info.id,
+    name: info.label,
+    defaultModel: defaultModel(info),
+    models: (info.models ?? []).map((model) => model.id),
+    efforts: [...info.efforts],
+    ...(info.notConfigured === undefined ? {} : { notConfigured: info.notConfigured }),
+  }));
 }
 
 /** The provider a session runs on; gone from this relay → REMOTE_RELAY_PROVIDER_UNAVAILABLE. */

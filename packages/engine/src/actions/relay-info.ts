@@ -1,8 +1,8 @@
-import { LIMITS, type ProviderInfo as WireProviderInfo } from "@oar/schema";
+import { LIMITS } from "@oar/schema";
 import type { ActionContext, ActionSuccess } from "./context";
 import { defaultFolder, isAllowedFolder } from "./folders";
 import { listGroupInfos } from "./groups";
-import { defaultModel, startableProviders } from "./providers";
+import { offeredProviders, startableProviders } from "./providers";
 import { plural } from "./summary";
 
 const MODES = ["agent", "ask", "plan"] as const;
@@ -31,14 +31,7 @@ async function recentFolders(ctx: ActionContext): Promise<string[]> {
  */
 export async function relayInfo(ctx: ActionContext): Promise<ActionSuccess> {
   const { relay } = ctx.deps;
-  const providers: WireProviderInfo[] = startableProviders(ctx.deps).map((info) => ({
-    id: info.id,
-    name: info.label,
-    defaultModel: defaultModel(info),
-    models: (info.models ?? []).map((model) => model.id),
-    efforts: [...info.efforts],
-    ...(info.notConfigured === undefined ? {} : { notConfigured: info.notConfigured }),
-  }));
+  const providers = offeredProviders(ctx.deps);
   const [groups, recent] = await Promise.all([
     listGroupInfos(ctx.deps, { limit: LIMITS.relayInfoGroupsMax }),
     recentFolders(ctx),

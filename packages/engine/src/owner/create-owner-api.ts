@@ -1,3 +1,4 @@
+import { offeredProviders } from "../actions/providers";
 import type { EngineDeps, OwnerApi } from "../engine";
 import { createEngineLive, type EngineLive } from "../live";
 import type { ProviderCatalog } from "../provider-catalog";
@@ -20,6 +21,7 @@ import {
   patchOwnerSession,
   postOwnerMessage,
 } from "./owner-sessions";
+import { unsubscribeOwner } from "./owner-subscriptions";
 import { issueOwnerAgentToken, issueOwnerInvite, listOwnerInvites, revokeOwnerInvite } from "./owner-tokens";
 import { sessionDetail } from "./session-views";
 
@@ -66,6 +68,8 @@ export function createOwnerApi(
     answerCard: (id, body) => answerOwnerCard(ctx, id, body),
     listInbox: (options) => listOwnerInbox(ctx, options),
     cancelSchedule: (id) => cancelOwnerSchedule(ctx, id),
+    unsubscribe: (id) => unsubscribeOwner(ctx, id),
+    listProviders: fresh(async () => offeredProviders(deps)),
     answerInbox: (id, body) => answerOwnerInbox(ctx, id, body),
     issueAgentToken: (sessionId) => issueOwnerAgentToken(ctx, sessionId),
     createPeer: (body) => createOwnerPeer(ctx, body),

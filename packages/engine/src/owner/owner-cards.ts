@@ -3,7 +3,8 @@ import type { CardRecord, CardStatus } from "@oar/permissions";
 import type { OwnerCardAnswerBody } from "@oar/schema";
 import type { OwnerApprovalCard, OwnerCard, OwnerCardStatus, OwnerQuestionCard } from "../engine";
 import type { BlockingQuestionRecord, BlockingQuestionStatus } from "../ports/question-store";
-import type { OwnerContext } from "./owner-context";
+import { recordCardAnswered } from "../watching/outbox";
+import { type OwnerContext, ownerChange } from "./owner-context";
 
 const APPROVAL_OPTIONS = ["allow", "deny"] as const;
 
@@ -106,12 +107,25 @@ async function answerApproval(
       `Card ${card.id} is an approval: send { "choice": "allow" } or { "choice": "deny" }.`,
     );
   }
-  const { cards } = ctx.deps.stores;
-  const won = await cards.answerCard({
-    id: card.id,
-    decision: body.choice === "allow" ? "allowed" : "denied",
-    at: ctx.deps.clock.now(),
+  const decision = body.choice === "allow" ? "allowed" : "denied";
+  const at = ctx.deps.clock.now();
+  // The answer and its event are one change: every console open on the relay drops the card.
+  const won = await ownerChange(ctx, async (tx) => {
+    const { stores, ids, relay } = tx.deps;
+    if (!(await stores.cards.answerCard({ id: card.id, decision, at }))) {
+      return false;
+    }
+    const conversation = await stores.sessions.getSession(card.conversation);
+    await recordCardAnswered(
+      { stores, ids, relayName: relay.name },
+      card,
+      decision,
+      { id: card.conversation, title: conversation?.title ?? "" },
+      at,
+    );
+    return true;
   });
+  const { cards } = ctx.deps.stores;
   const now = (await cards.getCard(card.id)) ?? card;
   // The call waiting on it, if in this process, goes on at once.
   ctx.live.cardAnswers.notify(card.id);

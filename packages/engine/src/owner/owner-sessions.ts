@@ -269,8 +269,8 @@ export async function killOwnerSession(ctx: OwnerContext, id: string): Promise<v
 
 /**
  * Deletes the session in one change with what must go with it: its queued turns never run, its
- * agent tokens stop working (a token of a deleted session must not outlive it, DESIGN §7), and an
- * agent's group left empty goes. Its running turn stops after.
+ * agent tokens stop working (a token of a deleted session must not outlive it, DESIGN §7), its
+ * agent's call log goes, and an agent's group left empty goes. Its running turn stops after.
  */
 export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise<void> {
   const session = await requireSession(ctx, id);
@@ -294,6 +294,7 @@ export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise
     }
     await recordSessionGone(writer, session, "deleted", now);
     await tokens.revokeTokensOf({ kind: "agent", subject: id, at: now });
+    await tx.deps.stores.toolCalls.deleteToolCallsOf(id);
     if (session.group) {
       await groups.deleteGroupIfEmpty({ id: session.group.id, at: now });
     }

@@ -8,6 +8,8 @@ import { CLOSED_QUESTIONS_SHOWN_MS, inboxItem, questionTitles } from "../questio
 import { scheduleEntry, sessionTitles } from "../schedules/schedule-views";
 import { readableTasks, taskSummary, taskViewContext } from "../tasks/task-views";
 import { type OwnerContext, requireSession } from "./owner-context";
+import { watcherSubscriptions } from "./owner-subscriptions";
+import { recentToolCalls } from "./tool-call-views";
 
 /** R-UI-03: `via agent · "title"`, where title names the conversation whose agent started it. */
 export function viaAgentBadge(session: SessionRecord): string | null {
@@ -183,6 +185,8 @@ export async function sessionDetail(ctx: OwnerContext, id: string): Promise<Owne
     pendingQuestions: await ctx.runtime.pendingQuestions(id),
     tasks: await ownerTasks(ctx, id),
     ...(await conversationWork(ctx, id)),
+    subscriptions: await watcherSubscriptions(ctx, id),
+    toolCalls: await recentToolCalls(ctx, id),
   };
 }
 

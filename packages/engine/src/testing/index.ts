@@ -12,6 +12,7 @@ export { createMemoryScheduleStore } from "./memory-schedule-store";
 export { createMemorySessionStores } from "./memory-session-stores";
 export { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 export { createMemoryTaskStore } from "./memory-task-store";
+export { createMemoryToolCallStore } from "./memory-tool-call-store";
 export { runPeerStoreContract } from "./peer-store-contract";
 export { type QuestionStoreFixture, runQuestionStoreContract } from "./question-store-contract";
 export {
@@ -31,3 +32,4 @@ export {
   type TestTurnScript,
 } from "./test-provider";
 export { runTokenStoreContract } from "./token-store-contract";
+export { runToolCallStoreContract, type ToolCallStoreFixture } from "./tool-call-store-contract";

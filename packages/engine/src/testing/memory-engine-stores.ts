@@ -13,6 +13,7 @@ import { createMemoryScheduleStore } from "./memory-schedule-store";
 import { createMemorySessionStores } from "./memory-session-stores";
 import { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 import { createMemoryTaskStore } from "./memory-task-store";
+import { createMemoryToolCallStore } from "./memory-tool-call-store";
 
 /**
  * Every store the engine works on, in memory. A transaction runs alone (transactions queue behind
@@ -20,7 +21,7 @@ import { createMemoryTaskStore } from "./memory-task-store";
  * writes made outside transactions while one runs are not isolated from it.
  */
 export function createMemoryEngineStores(): EngineStores {
-  const { sessions, groups, snapshot: snapshotSessions } = createMemorySessionStores();
+  const { sessions, groups, snapshot: snapshotSessions, isLive } = createMemorySessionStores();
   const parts = {
     settings: createMemorySettingsStore(),
     questions: createMemoryQuestionStore(),
@@ -35,6 +36,7 @@ export function createMemoryEngineStores(): EngineStores {
     deliveries: createMemoryDeliveryStore(),
     tasks: createMemoryTaskStore(),
     schedules: createMemoryScheduleStore(),
+    toolCalls: createMemoryToolCallStore(isLive),
   };
   const snapshotting: readonly Snapshotting[] = [{ snapshot: snapshotSessions }, ...Object.values(parts)];
   let queue: Promise<unknown> = Promise.resolve();

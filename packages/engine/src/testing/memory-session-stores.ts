@@ -47,6 +47,8 @@ function publicGroup({ dissolvedAt: _dissolvedAt, ...group }: MemoryGroup): Grou
 export function createMemorySessionStores(): {
   sessions: SessionStore;
   groups: GroupStore;
+  /** Whether the session exists and is not deleted, read without a store call (the tool-call store's join). */
+  isLive(id: string): boolean;
 } & Snapshotting {
   // Maps keep insertion order, which stands in for the database's sequence columns.
   const sessions = new Map<string, MemorySession>();
@@ -378,5 +380,6 @@ export function createMemorySessionStores(): {
     sessions: sessionStore,
     groups: groupStore,
     snapshot: () => snapshotOf(sessions, messages, turns, groups),
+    isLive: (id) => liveSession(id) !== undefined,
   };
 }

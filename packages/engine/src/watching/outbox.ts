@@ -267,3 +267,40 @@ export async function recordTaskEnded(
     },
   });
 }
+
+/** An approval card raised in `session`: the owner's stream shows it the moment it is asked. */
+export async function recordCardRaised(
+  writer: OutboxWriter,
+  card: { readonly id: string; readonly action: string; readonly targetRelay: string },
+  session: Pick<SessionRecord, "id" | "title">,
+  at: number,
+): Promise<void> {
+  const id = `${card.id}.raised`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: {
+      kind: "card_raised",
+      ...about(id, session, at),
+      card_id: card.id,
+      action: card.action,
+      target_relay: card.targetRelay,
+    },
+  });
+}
+
+/** The owner answered an approval card: every console open on this relay drops it. */
+export async function recordCardAnswered(
+  writer: OutboxWriter,
+  card: { readonly id: string },
+  status: "allowed" | "denied",
+  session: Pick<SessionRecord, "id" | "title">,
+  at: number,
+): Promise<void> {
+  const id = `${card.id}.answered`;
+  await append(writer, {
+    id,
+    sessionId: session.id,
+    event: { kind: "card_answered", ...about(id, session, at), card_id: card.id, status },
+  });
+}

@@ -17,7 +17,13 @@ import { scheduleStallCheck } from "./ticks";
 import type { WindowedWatchers } from "./windowed-watchers";
 
 /** Outbox rows no subscription receives: they are for the owner's stream and later consumers. */
-const NOT_ROUTED = new Set(["turn_started", "session_archived", "session_deleted"]);
+const NOT_ROUTED = new Set([
+  "turn_started",
+  "session_archived",
+  "session_deleted",
+  "card_raised",
+  "card_answered",
+]);
 /** Ends after which a watched session may have become idle (all_idle, GAP-13). */
 const IDLE_AFTER = new Set(["turn_end", "task_finished", "task_failed", "subagent_finished"]);
 

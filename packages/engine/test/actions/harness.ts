@@ -1,3 +1,4 @@
+import type { Logger } from "@oar/core";
 import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import type { OwnerSettingsPatch } from "@oar/schema";
 import { expect, onTestFinished } from "vitest";
@@ -53,6 +54,8 @@ export interface HarnessOptions {
   readonly stores?: EngineStores;
   /** Where background tasks write their output. */
   readonly taskOutputDir?: string;
+  /** The engine's logger; default none. */
+  readonly logger?: Logger;
 }
 
 export interface Harness {
@@ -95,6 +98,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
     approvalCards: options.approvalCards ?? false,
     ...(options.taskOutputDir === undefined ? {} : { taskOutputDir: options.taskOutputDir }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   };
   const engine = createEngine(deps);
   await engine.start();

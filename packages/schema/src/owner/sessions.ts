@@ -4,6 +4,7 @@ import { storableBody } from "../input/storable-input";
 import { LIMITS } from "../limits";
 import { MessageRoleSchema, ModeSchema, SessionStateSchema, TurnStatusSchema } from "../vocabulary";
 import { hasAnyField } from "./at-least-one";
+import { OwnerSubscriptionSchema } from "./subscriptions";
 
 // Owner API bodies are validated strictly: unlike an agent's provider, the console and scripts
 // send exactly what they mean, and a misspelt field should fail loudly.
@@ -78,9 +79,33 @@ export const OwnerSessionViewSchema = z.looseObject({
 });
 export type OwnerSessionViewJson = z.infer<typeof OwnerSessionViewSchema>;
 
-/** GET /v1/owner/sessions/:id: the view with its messages and turns. */
+/**
+ * One relay_tool call the conversation's agent made (R-UI-02: 🛰️, the action, the relay, the
+ * session): `relay` is the relay the call named (this relay's name for "this"), `session` the
+ * session it named, `code` the error code of a refused call, `summary` the result's summary or
+ * error (at most 300 characters), `at` when the call arrived (epoch ms, like `createdAt`).
+ */
+export const OwnerToolCallSchema = z.looseObject({
+  id: z.string(),
+  action: z.string(),
+  relay: z.string(),
+  session: z.string().nullable(),
+  ok: z.boolean(),
+  code: z.string().nullable(),
+  summary: z.string(),
+  at: z.number(),
+});
+export type OwnerToolCall = z.infer<typeof OwnerToolCallSchema>;
+
+/**
+ * GET /v1/owner/sessions/:id: the view with its messages and turns, the live subscriptions it
+ * holds as the watcher (the chip, R-UI-06) and its agent's latest relay_tool calls, oldest first
+ * (R-UI-02).
+ */
 export const OwnerSessionDetailSchema = OwnerSessionViewSchema.extend({
   messages: z.array(OwnerMessageSchema),
   turns: z.array(z.looseObject({ id: z.string(), status: TurnStatusSchema })),
+  subscriptions: z.array(OwnerSubscriptionSchema),
+  toolCalls: z.array(OwnerToolCallSchema),
 });
 export type OwnerSessionDetailJson = z.infer<typeof OwnerSessionDetailSchema>;

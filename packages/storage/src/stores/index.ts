@@ -16,6 +16,7 @@ import { createSettingsStore } from "./settings-store";
 import { createSubscriptionStore } from "./subscription-store";
 import { createTaskStore } from "./task-store";
 import { createTokenStore } from "./token-store";
+import { createToolCallStore } from "./tool-call-store";
 import { TransactionCalls } from "./transaction-calls";
 import { createUnlockStore } from "./unlock-store";
 
@@ -86,6 +87,7 @@ const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[
   deliveries: ["DeliveryStore", createDeliveryStore],
   tasks: ["TaskStore", createTaskStore],
   schedules: ["ScheduleStore", createScheduleStore],
+  toolCalls: ["ToolCallStore", createToolCallStore],
 };
 
 /** What a port's store is made on. */

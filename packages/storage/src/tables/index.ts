@@ -11,3 +11,4 @@ export { messages, sessions, turns } from "./sessions";
 export { settings } from "./settings";
 export { subscriptions } from "./subscriptions";
 export { tasks } from "./tasks";
+export { toolCalls } from "./tool-calls";

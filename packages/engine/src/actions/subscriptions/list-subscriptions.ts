@@ -3,7 +3,7 @@ import type { ActionContext, ActionSuccess } from "../context";
 import { refuse } from "../refusal";
 import { requireSession } from "../sessions";
 import { plural } from "../summary";
-import { subscriptionEntry } from "./subscription-view";
+import { subscriptionEntries } from "./subscription-view";
 
 /** R-SLIFE-03: ended subscriptions stay listed for an hour. */
 export const ENDED_SHOWN_MS = 3_600_000;
@@ -28,15 +28,7 @@ export async function listSubscriptions(
   const subscriptions = (
     await stores.subscriptions.listSubscriptions({ watcher, endedSince: clock.now() - ENDED_SHOWN_MS })
   ).filter((subscription) => subscription.watcherRelay === ctx.from.relay);
-  const held = new Map(
-    (await stores.deliveries.heldBySubscriptions(subscriptions.map((s) => s.id))).map((h) => [
-      h.subscriptionId,
-      h,
-    ]),
-  );
-  const entries = await Promise.all(
-    subscriptions.map((subscription) => subscriptionEntry(stores, subscription, held.get(subscription.id))),
-  );
+  const entries = await subscriptionEntries(stores, subscriptions);
   const active = entries.filter((entry) => entry.active).length;
   return {
     details: `${plural(active, "active subscription")}${entries.length > active ? `, ${entries.length - active} ended` : ""}`,

@@ -55,3 +55,19 @@ export async function subscriptionEntry(
     ...(subscription.endedAt === null ? {} : { endedAt: toIso(subscription.endedAt) }),
   };
 }
+
+/** list_subscriptions' entries of `subscriptions`, in their order, with what each one holds now. */
+export async function subscriptionEntries(
+  stores: EngineStores,
+  subscriptions: readonly SubscriptionRecord[],
+): Promise<SubscriptionEntry[]> {
+  const held = new Map(
+    (await stores.deliveries.heldBySubscriptions(subscriptions.map((s) => s.id))).map((h) => [
+      h.subscriptionId,
+      h,
+    ]),
+  );
+  return Promise.all(
+    subscriptions.map((subscription) => subscriptionEntry(stores, subscription, held.get(subscription.id))),
+  );
+}

@@ -1,0 +1,37 @@
+import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import type { ToolCallRecord, ToolCallStore } from "../ports/tool-call-store";
+
+/**
+ * In-memory ToolCallStore. `isLive` tells which sessions exist and are not deleted, as the
+ * database's join does (`createMemorySessionStores().isLive`).
+ */
+export function createMemoryToolCallStore(
+  isLive: (sessionId: string) => boolean,
+): ToolCallStore & Snapshotting {
+  // Kept in the order recorded, which stands in for the database's sequence column.
+  const calls: ToolCallRecord[] = [];
+  return {
+    snapshot: () => snapshotOf(calls),
+    async recordToolCall(call) {
+      if (calls.some((kept) => kept.id === call.id)) {
+        throw new Error(`A tool call ${call.id} is already stored.`);
+      }
+      if (isLive(call.sessionId)) {
+        calls.push({ ...call });
+      }
+    },
+    async listToolCalls(sessionId, { limit }) {
+      const own = calls
+        .map((call, order) => ({ call, order }))
+        .filter(({ call }) => call.sessionId === sessionId)
+        .sort((a, b) => a.call.createdAt - b.call.createdAt || a.order - b.order);
+      return own.slice(Math.max(0, own.length - Math.max(0, limit))).map(({ call }) => ({ ...call }));
+    },
+    async deleteToolCallsOf(sessionId) {
+      const before = calls.length;
+      const kept = calls.filter((call) => call.sessionId !== sessionId);
+      calls.splice(0, calls.length, ...kept);
+      return before - kept.length;
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { type Logger, RelayError } from "@oar/core";
+import { OwnerSessionDetailSchema } from "@oar/schema";
+import { describe, expect, it } from "vitest";
+import { clip, TOOL_CALL_SUMMARY_MAX_CHARS } from "../../src/actions/tool-call-log";
+import { withFailingMethod } from "../../src/testing";
+import { createHarness, T0 } from "../actions/harness";
+import { createFederation, relayOf } from "../federation/harness";
+
+/** A logger that keeps what it was told at error level. */
+function recordingLogger(): Logger & { readonly errors: { message: string; fields: unknown }[] } {
+  const errors: { message: string; fields: unknown }[] = [];
+  const none = () => {};
+  return {
+    debug: none,
+    info: none,
+    warn: none,
+    error: (message, fields) => errors.push({ message, fields }),
+    errors,
+  };
+}
+
+describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)", () => {
+  it("R-UI-02: an ok call is kept with its action, the relay it named, the session and the result's summary", async () => {
+    const h = await createHarness();
+    const other = await h.ownerSession({ title: "Review" });
+    const read = await h.ok({ action: "read_session", relay: "this", session: other.id });
+    h.clock.advance(5_000);
+    const relays = await h.ok({ action: "list_relays" });
+    const detail = await h.engine.owner.getSession(h.caller.id);
+    expect(detail.toolCalls).toEqual([
+      {
+        id: "call_000000000001",
+        action: "read_session",
+        relay: "desk",
+        session: other.id,
+        ok: true,
+        code: null,
+        summary: read.summary,
+        at: T0,
+      },
+      {
+        id: "call_000000000002",
+        action: "list_relays",
+        relay: "desk",
+        session: null,
+        ok: true,
+        code: null,
+        summary: relays.summary,
+        at: T0 + 5_000,
+      },
+    ]);
+    expect(OwnerSessionDetailSchema.parse(detail).toolCalls).toHaveLength(2);
+    // Only the caller's activity holds them.
+    expect((await h.engine.owner.getSession(other.id)).toolCalls).toEqual([]);
+  });
+
+  it("R-UI-02: a refused call is kept with its code and error; the relay as the call named it", async () => {
+    const h = await createHarness();
+    const missing = await h.call({ action: "read_session", relay: "DESK", session: "ses_missing" });
+    const elsewhere = await h.call({ action: "list_sessions", relay: "build-box" });
+    const { toolCalls } = await h.engine.owner.getSession(h.caller.id);
+    expect(toolCalls).toMatchObject([
+      {
+        action: "read_session",
+        relay: "desk",
+        session: "ses_missing",
+        ok: false,
+        code: "REMOTE_RELAY_NOT_FOUND",
+        summary: missing.error,
+      },
+      {
+        action: "list_sessions",
+        relay: "build-box",
+        session: null,
+        ok: false,
+        code: "REMOTE_RELAY_NOT_FOUND",
+        summary: elsewhere.error,
+      },
+    ]);
+  });
+
+  it("R-UI-02: a call that does not parse is kept too, as action unknown when it names none", async () => {
+    const h = await createHarness();
+    await h.call({});
+    await h.call("read everything");
+    await h.call({ action: "teleport", relay: "build-box", session: "ses_x" });
+    await h.call({ action: "read_session", relay: "this" });
+    const { toolCalls } = await h.engine.owner.getSession(h.caller.id);
+    expect(
+      toolCalls.map(({ action, relay, session, ok, code }) => ({ action, relay, session, ok, code })),
+    ).toEqual([
+      { action: "unknown", relay: "desk", session: null, ok: false, code: "REMOTE_RELAY_INVALID_INPUT" },
+      { action: "unknown", relay: "desk", session: null, ok: false, code: "REMOTE_RELAY_INVALID_INPUT" },
+      {
+        action: "teleport",
+        relay: "build-box",
+        session: "ses_x",
+        ok: false,
+        code: "REMOTE_RELAY_INVALID_INPUT",
+      },
+      { action: "read_session", relay: "desk", session: null, ok: false, code: "REMOTE_RELAY_INVALID_INPUT" },
+    ]);
+    expect(toolCalls[0]?.summary).toContain("action is required");
+  });
+
+  it("R-UI-02: a long error is cut to 300 characters", async () => {
+    const h = await createHarness();
+    // The refusal of an unknown action lists all 23 actions.
+    const result = await h.call({ action: "teleport" });
+    expect(String(result.error).length).toBeGreaterThan(TOOL_CALL_SUMMARY_MAX_CHARS);
+    const [call] = (await h.engine.owner.getSession(h.caller.id)).toolCalls;
+    expect(call?.summary).toHaveLength(TOOL_CALL_SUMMARY_MAX_CHARS);
+    expect(call?.summary).toBe(`${String(result.error).slice(0, TOOL_CALL_SUMMARY_MAX_CHARS - 1)}…`);
+  });
+
+  it("R-UI-02: the view shows the newest 200 calls, oldest first", async () => {
+    const h = await createHarness();
+    for (let i = 0; i < 205; i++) {
+      await h.ok({ action: "usage", relay: "this" });
+      h.clock.advance(1_000);
+    }
+    const { toolCalls } = await h.engine.owner.getSession(h.caller.id);
+    expect(toolCalls).toHaveLength(200);
+    expect(toolCalls[0]).toMatchObject({ id: "call_000000000006", at: T0 + 5_000 });
+    expect(toolCalls.at(-1)).toMatchObject({ id: "call_000000000205", at: T0 + 204_000 });
+  });
+
+  it("R-UI-02: a call forwarded to a paired relay is kept by the caller's relay, naming that relay; the paired relay keeps none", async () => {
+    const fed = await createFederation(["desk", "build-box"]);
+    const desk = relayOf(fed, "desk");
+    const box = relayOf(fed, "build-box");
+    await desk.pair(box);
+    await desk.write("look at build-box");
+    const listed = await desk.ok({ action: "list_sessions", relay: "build-box" });
+    expect((await desk.engine.owner.getSession(desk.caller.id)).toolCalls).toMatchObject([
+      { action: "list_sessions", relay: "build-box", session: null, ok: true, summary: listed.summary },
+    ]);
+    for (const session of await box.stores.sessions.listSessions({ scope: "all" })) {
+      expect((await box.engine.owner.getSession(session.id)).toolCalls).toEqual([]);
+    }
+  });
+
+  it("a failed write of the log is logged and the call's result stands", async () => {
+    const logger = recordingLogger();
+    const h = await createHarness({
+      logger,
+      engineStores: (stores) => withFailingMethod(stores, "toolCalls.recordToolCall"),
+    });
+    const result = await h.call({ action: "usage", relay: "this" });
+    expect(result).toMatchObject({ ok: true, relay: "desk" });
+    expect(logger.errors).toEqual([
+      {
+        message: "Recording a relay_tool call in the activity log failed.",
+        fields: expect.objectContaining({ sessionId: h.caller.id, action: "usage" }),
+      },
+    ]);
+  });
+
+  it("a call the database did not answer is not kept (the write would wait out the same outage)", async () => {
+    let down = false;
+    const h = await createHarness({
+      engineStores: (stores) =>
+        withFailingMethod(stores, "sessions.listSessions", {
+          failing: () => down,
+          error: () => new RelayError("REMOTE_RELAY_UNAVAILABLE", "The database does not answer."),
+        }),
+    });
+    down = true;
+    expect(await h.call({ action: "list_sessions", relay: "this" })).toMatchObject({
+      ok: false,
+      code: "REMOTE_RELAY_UNAVAILABLE",
+    });
+    down = false;
+    expect((await h.engine.owner.getSession(h.caller.id)).toolCalls).toEqual([]);
+  });
+
+  it("an unknown caller's call leaves nothing; deleting a session deletes its log", async () => {
+    const h = await createHarness();
+    await h.callAs("ses_ghost", { action: "list_relays" });
+    expect(await h.stores.toolCalls.listToolCalls("ses_ghost", { limit: 10 })).toEqual([]);
+    await h.ok({ action: "usage", relay: "this" });
+    expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toHaveLength(1);
+    await h.engine.owner.deleteSession(h.caller.id);
+    expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toEqual([]);
+  });
+});
+
+describe("clip", () => {
+  it("keeps short text, cuts long text with an ellipsis, never half a surrogate pair, drops NUL", () => {
+    expect(clip("short", 10)).toBe("short");
+    expect(clip("abcdefghij", 10)).toBe("abcdefghij");
+    expect(clip("abcdefghijk", 10)).toBe("abcdefghi…");
+    expect(clip("abcdefgh🛰️xyz", 10)).toBe("abcdefgh…");
+    expect(clip("a\u0000b", 10)).toBe("ab");
+  });
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "events" DROP CONSTRAINT "events_kind_check";--> statement-breakpoint
+ALTER TABLE "events" ADD CONSTRAINT "events_kind_check" CHECK ("events"."kind" in ('turn_end', 'error', 'question_asked', 'question_answered', 'subagent_finished', 'task_started', 'task_finished', 'task_failed', 'stalled', 'all_idle', 'heartbeat', 'link_lost', 'link_restored', 'turn_started', 'session_archived', 'session_deleted', 'card_raised', 'card_answered'));
