@@ -37,6 +37,8 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
       "@modelcontextprotocol/sdk",
       "zod",
     ],
+    // The owner's console is tested in a real Chromium (Debian's), driven by playwright-core.
+    testOnly: ["playwright-core"],
   },
   // Benchmarks drive the whole relay from outside, as a user's tool would, and measure peers
   // (pg-boss's scheduler, bench/schedules) in the same run.

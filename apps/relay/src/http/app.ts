@@ -3,6 +3,7 @@ import type { Engine } from "@oar/engine";
 import type { Healthz, HealthzUnavailable } from "@oar/schema";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { type ConsoleAsset, loadConsoleAssets } from "../console-assets";
 import { errorResponse, handleError } from "./errors";
 import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
 import { agentAuth, ownerAuth, peerAuth } from "./middleware/bearer-auth";
@@ -10,15 +11,18 @@ import { refuseNulInUrl } from "./middleware/refuse-nul-in-url";
 import { relayRequestId } from "./middleware/request-id";
 import { OpenStreams } from "./owner-event-stream";
 import { agentToolRoutes } from "./routes/agent-tool";
+import { consoleRoutes } from "./routes/console";
 import { mcpRoutes } from "./routes/mcp";
 import { ownerCardRoutes } from "./routes/owner-cards";
 import { ownerEventRoutes } from "./routes/owner-events";
 import { ownerGroupRoutes } from "./routes/owner-groups";
 import { ownerInboxRoutes } from "./routes/owner-inbox";
 import { ownerPeerRoutes } from "./routes/owner-peers";
+import { ownerProviderRoutes } from "./routes/owner-providers";
 import { ownerScheduleRoutes } from "./routes/owner-schedules";
 import { ownerSessionRoutes } from "./routes/owner-sessions";
 import { ownerSettingsRoutes } from "./routes/owner-settings";
+import { ownerSubscriptionRoutes } from "./routes/owner-subscriptions";
 import { peerRoutes } from "./routes/peer";
 
 export interface AppInfo {
@@ -42,6 +46,8 @@ export interface AppSurfaces {
    * default a set of this app's own, ended only by their clients.
    */
   readonly streams?: OpenStreams;
+  /** The owner's console files; default those beside the relay's code (apps/relay/console). */
+  readonly console?: ReadonlyMap<string, ConsoleAsset>;
 }
 
 // A prompt is at most 100 000 characters (LIMITS.textMaxChars); JSON escaping can grow it a few times.
@@ -87,6 +93,8 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/mcp", mcpRoutes({ engine, version: info.version, keepAliveMs }));
   app.route("/v1/tool", agentToolRoutes({ engine, clock, logger, keepAliveMs }));
 
+  app.route("/", consoleRoutes(surfaces.console ?? loadConsoleAssets()));
+
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
   app.route("/v1/owner/sessions", ownerSessionRoutes(engine));
   app.route("/v1/owner/settings", ownerSettingsRoutes(engine));
@@ -95,6 +103,8 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/v1/owner/inbox", ownerInboxRoutes(engine));
   app.route("/v1/owner/schedules", ownerScheduleRoutes(engine));
   app.route("/v1/owner/peers", ownerPeerRoutes(engine));
+  app.route("/v1/owner/subscriptions", ownerSubscriptionRoutes(engine));
+  app.route("/v1/owner/providers", ownerProviderRoutes(engine));
   app.route(
     "/v1/owner/events",
     ownerEventRoutes({

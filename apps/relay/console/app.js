@@ -1,0 +1,286 @@
+// The console's shell: sign-in, the header with what waits, the views by URL hash, and the
+// owner event stream that keeps them live.
+
+import { ApiError, api, get, onTokenRefused, ownerToken } from "./api.js";
+import { renderConversation } from "./conversation.js";
+import { renderConversations } from "./conversations.js";
+import { field, h, show } from "./dom.js";
+import { openEventStream } from "./event-stream.js";
+import { loadWaiting, renderInbox, waitingCount } from "./inbox.js";
+import { renderSettings } from "./settings.js";
+
+const main = document.getElementById("main");
+const header = document.querySelector("header.top");
+const linkState = document.getElementById("link-state");
+const notifyButton = document.getElementById("notify");
+let relayName = "";
+let stream = null;
+let rendering = Promise.resolve();
+let again = false;
+
+/** Events after which the Inbox may have changed. */
+const INBOX_EVENTS = new Set([
+  "card_raised",
+  "card_answered",
+  "question_asked",
+  "question_answered",
+  "turn_end",
+  "error",
+]);
+/** Events that ask for the owner's attention: a desktop notification when permitted. */
+const ATTENTION = new Set(["card_raised", "question_asked"]);
+
+function route() {
+  const [path, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
+  const [view = "inbox", id] = path.split("/");
+  return {
+    view: view === "" ? "inbox" : view,
+    id: id && decodeURIComponent(id),
+    params: new URLSearchParams(query),
+  };
+}
+
+function toast(text) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => {
+    box.textContent = "";
+  }, 4000);
+}
+
+function setWaiting(count) {
+  document.getElementById("inbox-count").textContent = count > 0 ? String(count) : "";
+  document.title = `${count > 0 ? `(${count}) ` : ""}OAR relay${relayName ? ` · ${relayName}` : ""}`;
+}
+
+async function refreshWaiting() {
+  try {
+    setWaiting(waitingCount(await loadWaiting()));
+  } catch {
+    // The view says what failed; the count waits for the next event.
+  }
+}
+
+/** Typed text and open panels survive a live refresh of the view. */
+function keepDrafts(render) {
+  const drafts = new Map();
+  for (const control of main.querySelectorAll("textarea[name], input[name]:not([type=checkbox])")) {
+    if (control.value !== control.defaultValue) {
+      drafts.set(control.name, control.value);
+    }
+  }
+  const open = [...main.querySelectorAll("details[open] > summary")].map((summary) => summary.textContent);
+  const focused = document.activeElement?.name;
+  return render().then(() => {
+    for (const [name, value] of drafts) {
+      const control = main.querySelector(`[name="${CSS.escape(name)}"]`);
+      if (control) {
+        control.value = value;
+      }
+    }
+    for (const summary of main.querySelectorAll("details > summary")) {
+      if (open.includes(summary.textContent)) {
+        summary.parentElement.open = true;
+      }
+    }
+    if (focused) {
+      main.querySelector(`[name="${CSS.escape(focused)}"]`)?.focus();
+    }
+  });
+}
+
+async function renderView() {
+  const { view, id, params } = route();
+  for (const link of document.querySelectorAll("nav a")) {
+    if (link.dataset.view === view) {
+      link.setAttribute("aria-current", "page");
+    } else {
+      link.removeAttribute("aria-current");
+    }
+  }
+  try {
+    if (view === "conversations" && id) {
+      await renderConversation(main, app, id);
+    } else if (view === "conversations") {
+      await renderConversations(main, params);
+    } else if (view === "settings") {
+      await renderSettings(main, app);
+    } else {
+      await renderInbox(main, app);
+    }
+    if (view !== "inbox") {
+      await refreshWaiting();
+    }
+  } catch (failure) {
+    if (failure instanceof ApiError && failure.status === 401) {
+      return;
+    }
+    show(
+      main,
+      h("p", { class: "error", role: "alert" }, failure.code ? `${failure.code}: ` : "", failure.message),
+    );
+  }
+}
+
+/** Re-renders the view once, however many events ask for it while it renders. */
+function refresh() {
+  if (again) {
+    return rendering;
+  }
+  again = true;
+  rendering = rendering.then(() => {
+    again = false;
+    return keepDrafts(renderView);
+  });
+  return rendering;
+}
+
+const app = { refresh, setWaiting, toast };
+
+function notify(event) {
+  if (!("Notification" in window) || Notification.permission !== "granted") {
+    return;
+  }
+  const data = event.data ?? {};
+  const body =
+    event.kind === "card_raised"
+      ? `${data.title ?? "A conversation"} wants ${data.action} on ${data.target_relay}`
+      : `${data.title ?? "A conversation"} asks: ${data.text ?? ""}`;
+  new Notification(event.kind === "card_raised" ? "Approval card" : "Question", { body, tag: data.id });
+}
+
+function onEvent(event) {
+  const { view, id } = route();
+  if (ATTENTION.has(event.kind)) {
+    notify(event);
+  }
+  const concernsView =
+    (view === "inbox" && INBOX_EVENTS.has(event.kind)) ||
+    (view === "conversations" && (!id || event.data?.session === id)) ||
+    false;
+  if (concernsView) {
+    refresh();
+  } else if (INBOX_EVENTS.has(event.kind)) {
+    refreshWaiting();
+  }
+}
+
+function startStream() {
+  stream?.close();
+  stream = openEventStream({
+    onEvent,
+    onState(state) {
+      linkState.textContent = state === "live" ? "● live" : state === "reconnecting" ? "○ reconnecting…" : "";
+      linkState.dataset.state = state;
+      if (state === "live") {
+        // What changed while the stream was away is read again once.
+        refresh();
+      } else if (state === "refused") {
+        signOut("The relay refused the owner token; sign in again.");
+      }
+    },
+  });
+}
+
+function offerNotifications() {
+  if (!("Notification" in window) || Notification.permission !== "default") {
+    notifyButton.hidden = true;
+    return;
+  }
+  notifyButton.hidden = false;
+  notifyButton.onclick = async () => {
+    await Notification.requestPermission();
+    offerNotifications();
+  };
+}
+
+function signOut(reason) {
+  ownerToken.clear();
+  stream?.close();
+  stream = null;
+  header.hidden = true;
+  setWaiting(0);
+  showSignIn(reason);
+}
+
+function showSignIn(reason) {
+  const input = h("input", {
+    type: "password",
+    name: "owner-token",
+    autocomplete: "current-password",
+    required: true,
+  });
+  const error = h("p", { class: "error", role: "alert" }, reason ?? "");
+  show(
+    main,
+    h(
+      "form",
+      {
+        class: "panel sign-in stack",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          error.textContent = "";
+          const token = input.value.trim();
+          try {
+            await api("GET", "/settings", undefined, token);
+          } catch (failure) {
+            error.textContent =
+              failure.status === 401
+                ? "That is not this relay's owner token."
+                : `${failure.code}: ${failure.message}`;
+            return;
+          }
+          ownerToken.set(token);
+          start();
+        },
+      },
+      h("h2", {}, "Sign in"),
+      // Password managers file the token under this relay's address, as the owner's.
+      h("input", { type: "text", name: "username", value: "owner", autocomplete: "username", hidden: true }),
+      h(
+        "p",
+        {},
+        "The owner token was printed when the relay started, and is kept in its data folder (owner-token).",
+      ),
+      field("Owner token", input),
+      error,
+      h("div", { class: "actions" }, h("button", { type: "submit" }, "Sign in")),
+    ),
+  );
+  input.focus();
+}
+
+function start() {
+  header.hidden = false;
+  offerNotifications();
+  startStream();
+  refresh();
+}
+
+onTokenRefused(() => signOut("The relay refused the owner token; sign in again."));
+document.getElementById("sign-out").addEventListener("click", () => signOut());
+window.addEventListener("hashchange", () => {
+  refresh().then(() => main.focus());
+});
+
+fetch("/healthz")
+  .then((response) => response.json())
+  .then((health) => {
+    relayName = health.name ?? "";
+    document.getElementById("relay-name").textContent = relayName;
+    setWaiting(0);
+  })
+  .catch(() => {});
+
+if (ownerToken.get()) {
+  get("/settings")
+    .then(start)
+    .catch((failure) => {
+      if (!(failure instanceof ApiError && failure.status === 401)) {
+        start();
+      }
+    });
+} else {
+  showSignIn();
+}

@@ -1,0 +1,76 @@
+// Builds the page with DOM nodes only: text from the relay never becomes markup.
+
+/** h("button", { class: "allow", onclick }, "Allow") — attributes, then children (strings, nodes, arrays, null). */
+export function h(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) {
+      continue;
+    }
+    if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      node.className = value;
+    } else if (name === "value" || name === "checked" || name === "disabled" || name === "selected") {
+      node[name] = value;
+    } else {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) {
+      continue;
+    }
+    if (Array.isArray(child)) {
+      append(node, child);
+    } else {
+      node.append(child instanceof Node ? child : String(child));
+    }
+  }
+}
+
+/** Replaces what `root` shows. */
+export function show(root, ...children) {
+  root.replaceChildren();
+  append(root, children);
+}
+
+let fieldCount = 0;
+
+/** A labelled control; the hint is its description, not part of its name. */
+export function field(label, control, hint) {
+  fieldCount += 1;
+  control.id ||= `field-${fieldCount}`;
+  const note = hint ? h("small", { id: `${control.id}-hint` }, hint) : null;
+  if (note) {
+    control.setAttribute("aria-describedby", note.id);
+  }
+  return h("div", { class: "field" }, h("label", { for: control.id }, label), control, note);
+}
+
+export function badge(text, kind = "") {
+  return h("span", { class: `badge ${kind}`.trim() }, text);
+}
+
+/** "3 min ago", "in 10 min" — short enough for a phone. */
+export function when(value) {
+  const at = typeof value === "number" ? value : Date.parse(value);
+  if (Number.isNaN(at)) {
+    return "";
+  }
+  const seconds = Math.round((at - Date.now()) / 1000);
+  const size = Math.abs(seconds);
+  const text =
+    size < 60 ? `${size} s` : size < 3600 ? `${Math.round(size / 60)} min` : `${Math.round(size / 3600)} h`;
+  return seconds > 5 ? `in ${text}` : size <= 5 ? "now" : `${text} ago`;
+}
+
+export function time(value) {
+  const at = typeof value === "number" ? value : Date.parse(value);
+  return h("time", { datetime: new Date(at).toISOString(), title: new Date(at).toLocaleString() }, when(at));
+}

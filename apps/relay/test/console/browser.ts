@@ -1,0 +1,65 @@
+import { existsSync } from "node:fs";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { OWNER_TOKEN } from "../harness";
+
+/** Debian's chromium (`apt-get install -y chromium`); CHROMIUM_PATH names another. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** One headless Chromium for the test file, closed after it. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+      );
+    }
+    // Root (CI) cannot use Chromium's sandbox; the pages are the relay's own.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) {
+      throw new Error("The browser exists only inside the file's tests.");
+    }
+    return browser;
+  };
+}
+
+/** Every request the page made: its URL and whether it carried the owner token in its Authorization header. */
+export interface SeenRequest {
+  readonly url: string;
+  readonly authorization: string | undefined;
+}
+
+export interface ConsolePage {
+  readonly page: Page;
+  readonly requests: SeenRequest[];
+}
+
+/** A new page at phone or desktop width on the relay at `base`, recording its requests. */
+export async function openConsole(
+  browser: Browser,
+  base: string,
+  viewport: { readonly width: number; readonly height: number } = { width: 1200, height: 900 },
+): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport, baseURL: base });
+  const page = await context.newPage();
+  const requests: SeenRequest[] = [];
+  page.on("request", (request) => {
+    requests.push({ url: request.url(), authorization: request.headers().authorization });
+  });
+  await page.goto("/");
+  return { page, requests };
+}
+
+/** Signs in with the owner token and waits for the Inbox. */
+export async function signIn(page: Page, token: string = OWNER_TOKEN): Promise<void> {
+  await page.getByLabel("Owner token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  await page.locator("#link-state[data-state=live]").waitFor();
+}

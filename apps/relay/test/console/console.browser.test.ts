@@ -1,0 +1,520 @@
+// The callbacks given to page.evaluate run in the page: they see the DOM.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTcpProxy } from "@oar/storage/testing";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, OWNER_TOKEN } from "../harness";
+import { TEST_POSTGRES_URL, useScratchPostgres } from "../support/postgres";
+import { type ServedRelay, serveRelay, type ToolResult } from "../support/served-relay";
+import { openConsole, signIn, useBrowser } from "./browser";
+
+interface Card {
+  readonly id: string;
+  readonly kind: string;
+  readonly action?: string;
+  readonly sessionId: string;
+  readonly createdAt: number;
+}
+
+interface Detail {
+  readonly id: string;
+  readonly watching: number;
+  readonly subscriptions?: readonly { readonly id: string }[];
+  readonly messages: readonly { readonly role: string; readonly text: string }[];
+  readonly turns: readonly { readonly status: string }[];
+}
+
+const browser = useBrowser();
+
+/** A relay over HTTP with its sessions in a scratch folder. */
+function useServedRelay(name: string, databaseUrl?: () => string) {
+  const state = {} as { root: string; served: ServedRelay };
+  beforeAll(async () => {
+    state.root = await mkdtemp(join(tmpdir(), `oar-console-${name}-`));
+    state.served = await serveRelay({
+      name,
+      dataDir: join(state.root, "data"),
+      allowedRoots: [state.root],
+      ...(databaseUrl === undefined ? {} : { databaseUrl: databaseUrl() }),
+    });
+  });
+  afterAll(async () => {
+    await state.served?.close();
+    await rm(state.root, { recursive: true, force: true });
+  });
+  return state;
+}
+
+/** A conversation driven from outside (its agent is this test, calling relay_tool with its token). */
+async function externalAgent(served: ServedRelay, title: string) {
+  const { id } = await served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+    provider: "external",
+    title,
+  });
+  return { id, token: await served.agentToken(id) };
+}
+
+const pendingCards = (served: ServedRelay) =>
+  served.ownerJson<{ cards: Card[] }>("GET", "/v1/owner/cards?status=pending").then((answer) => answer.cards);
+
+/** The pending card of `sessionId`, once its agent's call raised it. */
+const cardOf = (served: ServedRelay, sessionId: string) =>
+  eventually(async () => (await pendingCards(served)).find((card) => card.sessionId === sessionId));
+
+const detail = (served: ServedRelay, id: string) =>
+  served.ownerJson<Detail>("GET", `/v1/owner/sessions/${id}`);
+
+async function signedIn(served: ServedRelay, viewport?: { width: number; height: number }) {
+  const opened = await openConsole(browser(), served.base, viewport);
+  await signIn(opened.page);
+  return opened;
+}
+
+/** How long after the card was raised the page showed it. */
+async function shownWithin(page: Page, card: Card): Promise<number> {
+  await page.locator(`[data-card="${card.id}"]`).waitFor({ timeout: 1_000 });
+  return Date.now() - card.createdAt;
+}
+
+function describeOn(label: string, databaseUrl?: () => string) {
+  describe(`the owner's console in Chromium on ${label}`, { timeout: 60_000 }, () => {
+    const t = useServedRelay("desk", databaseUrl);
+
+    it("signs in with the owner token, says when a token is wrong, keeps it, and forgets it on sign out", async () => {
+      const { page, requests } = await openConsole(browser(), t.served.base);
+      await page.getByLabel("Owner token").fill("not-the-owner-token-at-all");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect
+        .poll(() => page.getByRole("alert").first().textContent())
+        .toBe("That is not this relay's owner token.");
+      await signIn(page);
+      expect(await page.evaluate(() => localStorage.getItem("oar.ownerToken"))).toBe(OWNER_TOKEN);
+      await page.reload();
+      await page.getByRole("heading", { name: "Inbox" }).waitFor();
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByLabel("Owner token").waitFor();
+      expect(await page.evaluate(() => localStorage.getItem("oar.ownerToken"))).toBeNull();
+      // The page uses the owner API only, and the token travels only in the Authorization header.
+      const paths = requests.map((request) => new URL(request.url).pathname);
+      expect(paths.filter((path) => !/^\/($|healthz$|console\/|v1\/owner\/)/.test(path))).toEqual([]);
+      expect(requests.filter((request) => request.url.includes(OWNER_TOKEN))).toEqual([]);
+      const ownerCalls = requests.filter((request) => new URL(request.url).pathname.startsWith("/v1/owner/"));
+      expect(ownerCalls.length).toBeGreaterThan(2);
+    });
+
+    it("R-UI-01: an agent's card appears live within a second, with its count in the title; Allow completes the waiting call", async () => {
+      const { page } = await signedIn(t.served);
+      const agent = await externalAgent(t.served, "Lead");
+      const call = t.served.tool(agent.token, {
+        action: "create_session",
+        relay: "this",
+        title: "Helper",
+        text: "!reply ready",
+        wait_seconds: 20,
+      });
+      const card = await cardOf(t.served, agent.id);
+      expect(await shownWithin(page, card)).toBeLessThan(1_000);
+      const shown = page.locator(`[data-card="${card.id}"]`);
+      expect(await shown.getByRole("heading").textContent()).toContain("create_session · relay desk");
+      expect(await shown.textContent()).toContain("“Lead”");
+      await expect.poll(() => page.title()).toMatch(/^\(1\) OAR relay · desk$/);
+      await shown.getByRole("button", { name: "Allow" }).click();
+      const result = await call;
+      expect(result).toMatchObject({ ok: true, status: "done", reply: { text: "ready" } });
+      await page.getByText("Nothing waits for you.").waitFor();
+      await expect.poll(() => page.title()).toBe("OAR relay · desk");
+    });
+
+    it("after the link is cut it reconnects with Last-Event-ID and shows the card raised meanwhile", async () => {
+      const target = new URL(t.served.base);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+      try {
+        const { page } = await openConsole(browser(), `http://127.0.0.1:${proxy.port}`);
+        await signIn(page);
+        const resumedFrom: string[] = [];
+        page.on("request", async (request) => {
+          if (request.url().endsWith("/v1/owner/events")) {
+            const id = (await request.allHeaders())["last-event-id"];
+            if (id !== undefined) {
+              resumedFrom.push(id);
+            }
+          }
+        });
+        // An event first, so the page holds an id to resume from.
+        const warmUp = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+          title: "Warm-up",
+          text: "!reply hi",
+        });
+        await eventually(async () =>
+          (await detail(t.served, warmUp.id)).turns[0]?.status === "done" ? true : undefined,
+        );
+        await proxy.cut();
+        await page.locator("#link-state[data-state=reconnecting]").waitFor();
+        const agent = await externalAgent(t.served, "While away");
+        const call = t.served.tool(agent.token, {
+          action: "create_session",
+          relay: "this",
+          title: "Later",
+          text: "!reply later",
+        });
+        const card = await cardOf(t.served, agent.id);
+        await proxy.restore();
+        await page.locator(`[data-card="${card.id}"]`).waitFor();
+        expect(resumedFrom.length).toBeGreaterThan(0);
+        expect(Number(resumedFrom.at(-1))).toBeGreaterThan(0);
+        await page.locator(`[data-card="${card.id}"]`).getByRole("button", { name: "Allow" }).click();
+        expect(await call).toMatchObject({ ok: true });
+      } finally {
+        await proxy.restore();
+        await proxy.close();
+      }
+    });
+
+    it("a new card raises a desktop notification once the owner permitted them", async () => {
+      const { page } = await openConsole(browser(), t.served.base);
+      // Headless Chromium shows no notification: the page's Notification is recorded instead.
+      await page.addInitScript(() => {
+        const shown: { title: string; body: string | undefined }[] = [];
+        Object.assign(window, { shown });
+        class Recorded {
+          static permission = "granted";
+          static requestPermission = async () => "granted";
+          constructor(title: string, options?: { body?: string }) {
+            shown.push({ title, body: options?.body });
+          }
+        }
+        Object.assign(window, { Notification: Recorded });
+      });
+      await page.reload();
+      await signIn(page);
+      const agent = await externalAgent(t.served, "Night shift");
+      const call = t.served.tool(agent.token, {
+        action: "create_session",
+        relay: "this",
+        title: "Patch",
+        text: "!reply ok",
+      });
+      const card = await cardOf(t.served, agent.id);
+      await page.locator(`[data-card="${card.id}"]`).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { shown: unknown[] }).shown)).toEqual([
+        { title: "Approval card", body: "Night shift wants create_session on desk" },
+      ]);
+      await page.locator(`[data-card="${card.id}"]`).getByRole("button", { name: "Deny" }).click();
+      expect(await call).toMatchObject({ ok: false, code: "REMOTE_RELAY_PERMISSION" });
+    });
+
+    it("R-UI-01: Deny refuses the waiting call with REMOTE_RELAY_PERMISSION and nothing is created", async () => {
+      const { page } = await signedIn(t.served);
+      const agent = await externalAgent(t.served, "Careless");
+      const call = t.served.tool(agent.token, {
+        action: "create_session",
+        relay: "this",
+        title: "Never",
+        text: "!reply never",
+      });
+      const card = await cardOf(t.served, agent.id);
+      await page.locator(`[data-card="${card.id}"]`).getByRole("button", { name: "Deny" }).click();
+      const result: ToolResult = await call;
+      expect(result).toMatchObject({ ok: false, code: "REMOTE_RELAY_PERMISSION" });
+      const { sessions } = await t.served.ownerJson<{ sessions: { title: string }[] }>(
+        "GET",
+        "/v1/owner/sessions",
+      );
+      expect(sessions.map((session) => session.title)).not.toContain("Never");
+    });
+
+    it("R-QANS-02: a question answered in the Inbox wakes the agent that asked it", async () => {
+      const { page } = await signedIn(t.served);
+      const asker = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: "Asker",
+        text: '!tool {"action":"ask","question":"Which region?","options":["eu","us"],"recommendation":"eu"}',
+      });
+      const question = page.locator(".card.inbox", { hasText: "Which region?" });
+      await question.waitFor();
+      expect(await question.getByRole("button", { name: /eu/ }).textContent()).toContain("recommended");
+      const turnsBefore = await eventually(async () => {
+        const view = await detail(t.served, asker.id);
+        return view.turns.every((turn) => turn.status === "done") ? view.turns.length : undefined;
+      });
+      await question.getByRole("button", { name: /eu/ }).click();
+      await question.waitFor({ state: "detached" });
+      const woken = await eventually(async () => {
+        const view = await detail(t.served, asker.id);
+        const answered = view.messages.find(
+          (m) => m.role === "relay" && m.text.includes("question_answered"),
+        );
+        return answered && view.turns.length > turnsBefore ? answered : undefined;
+      });
+      expect(woken.text).toContain("eu");
+    });
+
+    it("R-RSES-02: a blocking question card answered in the Inbox lets its turn go on with that answer", async () => {
+      const { page } = await signedIn(t.served);
+      const reviewer = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: "Reviewer",
+        text: "!ask Merge PR #42 now? | merge | wait",
+      });
+      const card = page.locator(".card.question", { hasText: "Merge PR #42 now?" });
+      await card.waitFor();
+      await card.getByLabel("Your answer").fill("merge after the release notes");
+      await card.getByRole("button", { name: "Answer" }).click();
+      await card.waitFor({ state: "detached" });
+      const replied = await eventually(async () => {
+        const view = await detail(t.served, reviewer.id);
+        return view.messages.find((m) => m.role === "assistant");
+      });
+      expect(replied.text).toContain("answer: merge after the release notes");
+    });
+
+    it("R-UI-07/R-UI-06: the watching chip lists the subscription; Unsubscribe ends it", async () => {
+      const watcher = await externalAgent(t.served, "Watcher");
+      const watched = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: "Watched",
+      });
+      const subscribing = t.served.tool(watcher.token, { action: "subscribe", sessions: [watched.id] });
+      const card = await cardOf(t.served, watcher.id);
+      await t.served.ownerJson("POST", `/v1/owner/cards/${card.id}`, { choice: "allow" });
+      expect(await subscribing).toMatchObject({ ok: true });
+
+      const { page } = await signedIn(t.served);
+      await page.getByRole("link", { name: "Conversations" }).click();
+      const row = page.locator(`[data-session="${watched.id}"] .row`);
+      await row.getByText("watched", { exact: true }).waitFor();
+      await page.locator(`[data-session="${watcher.id}"] .row`).getByText("watching 1 session").waitFor();
+
+      await page.getByRole("link", { name: "Watcher" }).click();
+      await page.getByText("watching 1 session").click();
+      await page.getByRole("button", { name: /Unsubscribe from “Watched”/ }).click();
+      await page.getByText("watching 1 session").waitFor({ state: "detached" });
+      const after = await detail(t.served, watcher.id);
+      expect(after.watching).toBe(0);
+      expect(after.subscriptions).toEqual([]);
+    });
+
+    it("starts a conversation with a provider, model and folder; sets its switches; cancels its schedule; compacts and archives it", async () => {
+      const { page } = await signedIn(t.served);
+      page.on("dialog", (dialog) => dialog.accept());
+      await page.getByRole("link", { name: "Conversations" }).click();
+      await page.getByText("Start a conversation").click();
+      await page.getByLabel("Provider").selectOption("script");
+      await page.getByLabel("Model").selectOption("script-2");
+      await page.getByLabel("Folder").fill(t.root);
+      await page.getByLabel("Title").fill("Console-made");
+      await page.getByLabel("First message").fill("!reply made from the console");
+      await page.getByRole("button", { name: "Start the conversation" }).click();
+      await page.getByRole("heading", { name: "Console-made" }).waitFor();
+      await page.getByText("made from the console", { exact: true }).waitFor();
+      const id = decodeURIComponent(new URL(page.url()).hash.split("/")[2] ?? "");
+      expect(await t.served.ownerJson("GET", `/v1/owner/sessions/${id}`)).toMatchObject({
+        provider: "script",
+        model: "script-2",
+        cwd: t.root,
+      });
+
+      const token = await t.served.agentToken(id);
+      const scheduled = await t.served.tool(token, {
+        action: "schedule",
+        title: "Hourly look",
+        text: "!reply looked",
+        every_minutes: 60,
+      });
+      expect(scheduled).toMatchObject({ ok: true });
+      await page.reload();
+      await page.getByRole("heading", { name: "Console-made" }).waitFor();
+      await page.getByLabel("Agents in this conversation may start sessions").check();
+      await page.getByLabel("Mode").selectOption("plan");
+      await eventually(async () => {
+        const view = await t.served.ownerJson<{ mayCreateSessions: boolean; mode: string }>(
+          "GET",
+          `/v1/owner/sessions/${id}`,
+        );
+        return view.mayCreateSessions && view.mode === "plan" ? true : undefined;
+      });
+
+      const entry = page.locator(`[data-schedule="${String(scheduled.schedule_id)}"]`);
+      await entry.getByRole("button", { name: "Cancel" }).click();
+      await entry.getByText("unscheduled").waitFor();
+
+      await page.getByRole("button", { name: "Compact" }).click();
+      await page.getByRole("heading", { name: "Console-made" }).waitFor();
+      await expect.poll(() => page.url()).not.toContain(id);
+      const next = decodeURIComponent(new URL(page.url()).hash.split("/")[2] ?? "");
+      // The old conversation is archived; the new one continues it under the same title.
+      const old = await t.served.ownerJson<{ archivedAt: number | null }>("GET", `/v1/owner/sessions/${id}`);
+      expect(old.archivedAt).not.toBeNull();
+      expect(await t.served.ownerJson("GET", `/v1/owner/sessions/${next}`)).toMatchObject({
+        title: "Console-made",
+      });
+
+      await page.getByRole("button", { name: "Kill" }).click();
+      await page.getByRole("button", { name: "Archive" }).click();
+      await page.getByRole("heading", { name: "Conversations" }).waitFor();
+      const archived = await t.served.ownerJson<{ archivedAt: number | null }>(
+        "GET",
+        `/v1/owner/sessions/${next}`,
+      );
+      expect(archived.archivedAt).not.toBeNull();
+    });
+
+    it("Settings → Relays saves the switches (the longest wait 120 ok, 119 held back) and adds and removes a command provider, saying the relay's refusal", async () => {
+      const { page } = await signedIn(t.served);
+      await page.getByRole("link", { name: "Settings" }).click();
+      await page.getByLabel("Accept prompts from other relays' agents").uncheck();
+      await page.getByLabel("Longest wait (seconds)").fill("119");
+      const agentSessions = page.locator("section", {
+        has: page.getByRole("heading", { name: "Agent sessions" }),
+      });
+      await agentSessions.getByRole("button", { name: "Save" }).click();
+      // The browser holds the form back at the field's own limits.
+      expect(
+        await page
+          .getByLabel("Longest wait (seconds)")
+          .evaluate((input) => (input as HTMLInputElement).validity.rangeUnderflow),
+      ).toBe(true);
+      const unchanged = await t.served.ownerJson<{ acceptPromptsFromOtherRelays: boolean }>(
+        "GET",
+        "/v1/owner/settings",
+      );
+      expect(unchanged.acceptPromptsFromOtherRelays).toBe(true);
+      await page.getByLabel("Longest wait (seconds)").fill("120");
+      await agentSessions.getByRole("button", { name: "Save" }).click();
+      await eventually(async () => {
+        const saved = await t.served.ownerJson<{
+          acceptPromptsFromOtherRelays: boolean;
+          agentSessions: { longestWaitSeconds: number };
+        }>("GET", "/v1/owner/settings");
+        return saved.agentSessions.longestWaitSeconds === 120 && !saved.acceptPromptsFromOtherRelays
+          ? true
+          : undefined;
+      });
+      await page.getByLabel("Accept prompts from other relays' agents").check();
+      await agentSessions.getByRole("button", { name: "Save" }).click();
+
+      // What only the relay knows it says: an empty command is refused, and nothing is added.
+      await page.getByLabel("Id", { exact: true }).fill("echoer");
+      await page.getByLabel("Models", { exact: true }).fill("echo-1");
+      await page.getByLabel("Command", { exact: true }).fill("[]");
+      await page.getByRole("button", { name: "Add provider" }).click();
+      const providersPanel = page.locator("section", {
+        has: page.getByRole("heading", { name: "Providers (command CLIs)" }),
+      });
+      await providersPanel
+        .getByRole("alert")
+        .getByText("REMOTE_RELAY_INVALID_INPUT", { exact: false })
+        .waitFor();
+      await page.getByLabel("Id", { exact: true }).fill("echoer");
+      await page.getByLabel("Models", { exact: true }).fill("echo-1, echo-2");
+      await page.getByLabel("Command", { exact: true }).fill('["cat"]');
+      await page.getByRole("button", { name: "Add provider" }).click();
+      const listed = page.locator("li", { hasText: "echoer" });
+      await listed.waitFor();
+      expect(await listed.textContent()).toContain("echo-1, echo-2");
+      await listed.getByRole("button", { name: "Remove" }).click();
+      await listed.waitFor({ state: "detached" });
+      const { providers } = await t.served.ownerJson<{ providers: Record<string, unknown> }>(
+        "GET",
+        "/v1/owner/settings",
+      );
+      expect(providers).not.toHaveProperty("echoer");
+    });
+
+    it("is readable at phone width: nothing scrolls sideways and every control has a label", async () => {
+      const { page } = await signedIn(t.served, { width: 390, height: 844 });
+      const views = [
+        ["#/conversations", "Conversations"],
+        ["#/settings", "Settings → Relays"],
+        ["#/inbox", "Inbox"],
+      ] as const;
+      for (const [hash, heading] of views) {
+        await page.evaluate((to) => {
+          location.hash = to;
+        }, hash);
+        // A view is drawn at once, heading and all, when its data has come.
+        await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+        const layout = await page.evaluate(() => ({
+          wide: document.documentElement.scrollWidth,
+          viewport: window.innerWidth,
+          unlabelled: [...document.querySelectorAll("main input, main select, main textarea")]
+            .filter((control) => !(control as HTMLInputElement).hidden)
+            .filter(
+              (control) =>
+                ((control as HTMLInputElement).labels?.length ?? 0) === 0 &&
+                !control.getAttribute("aria-label"),
+            )
+            .map((control) => control.outerHTML),
+        }));
+        expect(layout.wide, hash).toBeLessThanOrEqual(layout.viewport);
+        expect(layout.unlabelled, hash).toEqual([]);
+      }
+    });
+  });
+}
+
+describeOn("PGlite");
+describe.skipIf(TEST_POSTGRES_URL === undefined)("on Postgres", () => {
+  const database = useScratchPostgres();
+  describeOn("Postgres", () => database().url);
+});
+
+describe("the owner's console with a paired relay", { timeout: 60_000 }, () => {
+  const desk = useServedRelay("desk");
+  const lab = useServedRelay("lab");
+
+  it("R-LOCK-01 (a): pairs with an invite in Settings, and a message mentioning the relay unlocks it", async () => {
+    const { token: invite } = await lab.served.ownerJson<{ token: string }>(
+      "POST",
+      "/v1/owner/peers/invites",
+    );
+    const { page } = await signedIn(desk.served);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("lab");
+    await page.getByLabel("Address").fill(lab.served.base);
+    await page.getByLabel("Invite", { exact: true }).fill(invite);
+    await page.getByRole("button", { name: "Pair" }).click();
+    const peer = page.locator('[data-peer="lab"]');
+    await peer.getByText("online").waitFor();
+    expect(await peer.getByRole("combobox").inputValue()).toBe("full");
+
+    const lead = await desk.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Lead" });
+    const token = await desk.served.agentToken(lead.id);
+    const unlocked = async () => {
+      const listed = await desk.served.tool(token, { action: "list_relays" });
+      return (listed.relays as { name: string; unlocked: boolean }[]).find((relay) => relay.name === "lab")
+        ?.unlocked;
+    };
+    expect(await unlocked()).toBe(false);
+
+    await page.getByRole("link", { name: "Conversations" }).click();
+    await page.getByRole("link", { name: "Lead" }).click();
+    await page.getByLabel("Message", { exact: true }).fill("!reply on it\nplease ask lab for the build log");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByText("on it", { exact: true }).waitFor();
+    expect(await unlocked()).toBe(true);
+  });
+
+  it("issues an invite shown once, lists it, and revokes it", async () => {
+    const { page } = await signedIn(desk.served);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Issue an invite" }).click();
+    const shown = await page.getByLabel("New invite").inputValue();
+    expect(shown).toMatch(/^oar_invite_/);
+    const { invites } = await desk.served.ownerJson<{ invites: { id: string; relay: string | null }[] }>(
+      "GET",
+      "/v1/owner/peers/invites",
+    );
+    const fresh = invites.filter((invite) => invite.relay === null);
+    expect(fresh).toHaveLength(1);
+    const item = page.locator(`[data-invite="${fresh[0]?.id}"]`);
+    await item.getByRole("button", { name: "Revoke" }).click();
+    await item.waitFor({ state: "detached" });
+    const after = await desk.served.ownerJson<{ invites: { id: string }[] }>(
+      "GET",
+      "/v1/owner/peers/invites",
+    );
+    expect(after.invites.map((invite) => invite.id)).not.toContain(fresh[0]?.id);
+  });
+});
