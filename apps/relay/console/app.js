@@ -49,7 +49,9 @@ function toast(text) {
   }, 4000);
 }
 
-function setWaiting(count) {
+function setWaiting(waiting) {
+  // A count read just before a sign out is not shown after it.
+  const count = ownerToken.get() === null ? 0 : waiting;
   document.getElementById("inbox-count").textContent = count > 0 ? String(count) : "";
   document.title = `${count > 0 ? `(${count}) ` : ""}OAR relay${relayName ? ` · ${relayName}` : ""}`;
 }
@@ -62,26 +64,32 @@ async function refreshWaiting() {
   }
 }
 
-/** Typed text and open panels survive a live refresh of the view. */
+/** Whether the owner changed the control since the view drew it. */
+function edited(control) {
+  if (control instanceof HTMLSelectElement) {
+    const drawn = [...control.options].find((option) => option.defaultSelected) ?? control.options[0];
+    return control.value !== (drawn?.value ?? "");
+  }
+  return control.value !== control.defaultValue;
+}
+
+/** Typed text and the focus survive a live refresh of the view (open panels: dom.js `panel`). */
 function keepDrafts(render) {
   const drafts = new Map();
-  for (const control of main.querySelectorAll("textarea[name], input[name]:not([type=checkbox])")) {
-    if (control.value !== control.defaultValue) {
+  for (const control of main.querySelectorAll(
+    "textarea[name], select[name], input[name]:not([type=checkbox])",
+  )) {
+    if (edited(control)) {
       drafts.set(control.name, control.value);
     }
   }
-  const open = [...main.querySelectorAll("details[open] > summary")].map((summary) => summary.textContent);
   const focused = document.activeElement?.name;
   return render().then(() => {
     for (const [name, value] of drafts) {
       const control = main.querySelector(`[name="${CSS.escape(name)}"]`);
       if (control) {
         control.value = value;
-      }
-    }
-    for (const summary of main.querySelectorAll("details > summary")) {
-      if (open.includes(summary.textContent)) {
-        summary.parentElement.open = true;
+        control.dispatchEvent(new Event("input"));
       }
     }
     if (focused) {
@@ -92,6 +100,10 @@ function keepDrafts(render) {
 
 async function renderView() {
   const { view, id, params } = route();
+  const signedInAs = ownerToken.get();
+  if (signedInAs === null) {
+    return;
+  }
   for (const link of document.querySelectorAll("nav a")) {
     if (link.dataset.view === view) {
       link.setAttribute("aria-current", "page");
@@ -99,27 +111,34 @@ async function renderView() {
       link.removeAttribute("aria-current");
     }
   }
+  // Drawn aside, then shown only if the owner is still signed in: a sign out while the view's
+  // data was on its way must not be painted over.
+  const drawn = document.createElement("div");
   try {
     if (view === "conversations" && id) {
-      await renderConversation(main, app, id);
+      await renderConversation(drawn, app, id);
     } else if (view === "conversations") {
-      await renderConversations(main, params);
+      await renderConversations(drawn, params);
     } else if (view === "settings") {
-      await renderSettings(main, app);
+      await renderSettings(drawn, app);
     } else {
-      await renderInbox(main, app);
-    }
-    if (view !== "inbox") {
-      await refreshWaiting();
+      await renderInbox(drawn, app);
     }
   } catch (failure) {
     if (failure instanceof ApiError && failure.status === 401) {
       return;
     }
     show(
-      main,
+      drawn,
       h("p", { class: "error", role: "alert" }, failure.code ? `${failure.code}: ` : "", failure.message),
     );
+  }
+  if (ownerToken.get() !== signedInAs) {
+    return;
+  }
+  main.replaceChildren(...drawn.childNodes);
+  if (view !== "inbox") {
+    await refreshWaiting();
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { get, patch, post } from "./api.js";
 import { sessionBadges } from "./conversations.js";
-import { badge, field, h, show, time } from "./dom.js";
+import { badge, field, h, panel, show, time } from "./dom.js";
 
 const at = (value) => (typeof value === "number" ? value : Date.parse(value));
 
@@ -40,8 +40,8 @@ function subscriptionChip(session, app, error) {
     }
     return `${subscription.sessions.map((s) => `“${s.title || s.id}”`).join(", ")}${where}`;
   };
-  return h(
-    "details",
+  return panel(
+    `chip:${session.id}`,
     { class: "chip" },
     h("summary", {}, `watching ${session.watching} session${session.watching === 1 ? "" : "s"}`),
     h(
@@ -215,8 +215,8 @@ function messageItem(message) {
       { class: "event-line", "data-role": "relay" },
       lines.length <= 1
         ? h("span", {}, "⚡ ", headline)
-        : h(
-            "details",
+        : panel(
+            `event:${message.id}`,
             {},
             h(
               "summary",

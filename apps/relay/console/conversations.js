@@ -1,7 +1,7 @@
 // Conversations: the list with the badges of spec §2, starting one, and one conversation's page.
 
 import { get, post } from "./api.js";
-import { badge, field, h, show } from "./dom.js";
+import { badge, field, h, panel, show } from "./dom.js";
 
 const STATES = { running_turn: "working", background_only: "background work", idle: "idle" };
 
@@ -68,7 +68,8 @@ async function newConversationForm() {
       ...(chosen?.models ?? []).map((m) => h("option", { value: m, selected: m === chosen.defaultModel }, m)),
     );
   };
-  provider.addEventListener("change", fillModels);
+  // "input" also comes when a live redraw gives the owner's choice back (app.js keepDrafts).
+  provider.addEventListener("input", fillModels);
   fillModels();
   const roots = settings.allowedRoots ?? [];
   const folder = h("input", {
@@ -122,7 +123,7 @@ async function newConversationForm() {
     error,
     h("div", { class: "actions" }, h("button", { type: "submit" }, "Start the conversation")),
   );
-  return h("details", { class: "panel" }, h("summary", {}, "Start a conversation"), form);
+  return panel("new-conversation", { class: "panel" }, h("summary", {}, "Start a conversation"), form);
 }
 
 export async function renderConversations(root, params) {

@@ -53,6 +53,25 @@ export function field(label, control, hint) {
   return h("div", { class: "field" }, h("label", { for: control.id }, label), control, note);
 }
 
+const openPanels = new Set();
+
+/**
+ * A <details> that stays open or closed as the owner left it, across the live redraws of the
+ * view (an event can redraw it between the owner's click and the next one).
+ */
+export function panel(key, attributes, ...children) {
+  const details = h("details", attributes, ...children);
+  details.open = openPanels.has(key);
+  details.addEventListener("toggle", () => {
+    if (details.open) {
+      openPanels.add(key);
+    } else {
+      openPanels.delete(key);
+    }
+  });
+  return details;
+}
+
 export function badge(text, kind = "") {
   return h("span", { class: `badge ${kind}`.trim() }, text);
 }

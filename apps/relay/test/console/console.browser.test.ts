@@ -65,6 +65,19 @@ const pendingCards = (served: ServedRelay) =>
 const cardOf = (served: ServedRelay, sessionId: string) =>
   eventually(async () => (await pendingCards(served)).find((card) => card.sessionId === sessionId));
 
+/** A new conversation's agent asks for its first session (R-UI-01 (a)): the call waits on a card. */
+async function firstSessionCard(served: ServedRelay, title: string) {
+  const agent = await externalAgent(served, title);
+  const call = served.tool(agent.token, {
+    action: "create_session",
+    relay: "this",
+    title: `${title}'s helper`,
+    text: "!reply ready",
+    wait_seconds: 20,
+  });
+  return { call, card: await cardOf(served, agent.id) };
+}
+
 const detail = (served: ServedRelay, id: string) =>
   served.ownerJson<Detail>("GET", `/v1/owner/sessions/${id}`);
 
@@ -108,15 +121,7 @@ function describeOn(label: string, databaseUrl?: () => string) {
 
     it("R-UI-01: an agent's card appears live within a second, with its count in the title; Allow completes the waiting call", async () => {
       const { page } = await signedIn(t.served);
-      const agent = await externalAgent(t.served, "Lead");
-      const call = t.served.tool(agent.token, {
-        action: "create_session",
-        relay: "this",
-        title: "Helper",
-        text: "!reply ready",
-        wait_seconds: 20,
-      });
-      const card = await cardOf(t.served, agent.id);
+      const { call, card } = await firstSessionCard(t.served, "Lead");
       expect(await shownWithin(page, card)).toBeLessThan(1_000);
       const shown = page.locator(`[data-card="${card.id}"]`);
       expect(await shown.getByRole("heading").textContent()).toContain("create_session · relay desk");
@@ -154,14 +159,7 @@ function describeOn(label: string, databaseUrl?: () => string) {
         );
         await proxy.cut();
         await page.locator("#link-state[data-state=reconnecting]").waitFor();
-        const agent = await externalAgent(t.served, "While away");
-        const call = t.served.tool(agent.token, {
-          action: "create_session",
-          relay: "this",
-          title: "Later",
-          text: "!reply later",
-        });
-        const card = await cardOf(t.served, agent.id);
+        const { call, card } = await firstSessionCard(t.served, "While away");
         await proxy.restore();
         await page.locator(`[data-card="${card.id}"]`).waitFor();
         expect(resumedFrom.length).toBeGreaterThan(0);
@@ -191,14 +189,7 @@ function describeOn(label: string, databaseUrl?: () => string) {
       });
       await page.reload();
       await signIn(page);
-      const agent = await externalAgent(t.served, "Night shift");
-      const call = t.served.tool(agent.token, {
-        action: "create_session",
-        relay: "this",
-        title: "Patch",
-        text: "!reply ok",
-      });
-      const card = await cardOf(t.served, agent.id);
+      const { call, card } = await firstSessionCard(t.served, "Night shift");
       await page.locator(`[data-card="${card.id}"]`).waitFor();
       expect(await page.evaluate(() => (window as unknown as { shown: unknown[] }).shown)).toEqual([
         { title: "Approval card", body: "Night shift wants create_session on desk" },
@@ -209,14 +200,7 @@ function describeOn(label: string, databaseUrl?: () => string) {
 
     it("R-UI-01: Deny refuses the waiting call with REMOTE_RELAY_PERMISSION and nothing is created", async () => {
       const { page } = await signedIn(t.served);
-      const agent = await externalAgent(t.served, "Careless");
-      const call = t.served.tool(agent.token, {
-        action: "create_session",
-        relay: "this",
-        title: "Never",
-        text: "!reply never",
-      });
-      const card = await cardOf(t.served, agent.id);
+      const { call, card } = await firstSessionCard(t.served, "Careless");
       await page.locator(`[data-card="${card.id}"]`).getByRole("button", { name: "Deny" }).click();
       const result: ToolResult = await call;
       expect(result).toMatchObject({ ok: false, code: "REMOTE_RELAY_PERMISSION" });
@@ -224,7 +208,7 @@ function describeOn(label: string, databaseUrl?: () => string) {
         "GET",
         "/v1/owner/sessions",
       );
-      expect(sessions.map((session) => session.title)).not.toContain("Never");
+      expect(sessions.map((session) => session.title)).not.toContain("Careless's helper");
     });
 
     it("R-QANS-02: a question answered in the Inbox wakes the agent that asked it", async () => {
@@ -287,7 +271,8 @@ function describeOn(label: string, databaseUrl?: () => string) {
       await page.locator(`[data-session="${watcher.id}"] .row`).getByText("watching 1 session").waitFor();
 
       await page.getByRole("link", { name: "Watcher" }).click();
-      await page.getByText("watching 1 session").click();
+      await page.getByRole("heading", { name: "Watcher" }).waitFor();
+      await page.locator("details.chip > summary", { hasText: "watching 1 session" }).click();
       await page.getByRole("button", { name: /Unsubscribe from “Watched”/ }).click();
       await page.getByText("watching 1 session").waitFor({ state: "detached" });
       const after = await detail(t.served, watcher.id);
@@ -422,6 +407,25 @@ function describeOn(label: string, databaseUrl?: () => string) {
       expect(providers).not.toHaveProperty("echoer");
     });
 
+    it("shows what agents wrote as text: markup in a title or a message never runs", async () => {
+      const hostile = '<img src=x onerror="window.pwned=1">';
+      const session = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: hostile,
+        text: `!reply <script>window.pwned=2</script>${hostile}`,
+      });
+      await eventually(async () =>
+        (await detail(t.served, session.id)).messages.length === 2 ? true : undefined,
+      );
+      const { page } = await signedIn(t.served);
+      await page.evaluate((id) => {
+        location.hash = `#/conversations/${id}`;
+      }, session.id);
+      await page.getByRole("heading", { name: hostile }).waitFor();
+      await page.getByText(`<script>window.pwned=2</script>${hostile}`, { exact: true }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await page.locator("main img").count()).toBe(0);
+    });
+
     it("is readable at phone width: nothing scrolls sideways and every control has a label", async () => {
       const { page } = await signedIn(t.served, { width: 390, height: 844 });
       const views = [
@@ -478,6 +482,22 @@ describe("the owner's console with a paired relay", { timeout: 60_000 }, () => {
     const peer = page.locator('[data-peer="lab"]');
     await peer.getByText("online").waitFor();
     expect(await peer.getByRole("combobox").inputValue()).toBe("full");
+    await peer.getByRole("combobox").selectOption("prompt");
+    await eventually(async () => {
+      const { peers } = await desk.served.ownerJson<{ peers: { name: string; level: string }[] }>(
+        "GET",
+        "/v1/owner/peers",
+      );
+      return peers.find((p) => p.name === "lab")?.level === "prompt" ? true : undefined;
+    });
+    await peer.getByRole("combobox").selectOption("full");
+    await eventually(async () => {
+      const { peers } = await desk.served.ownerJson<{ peers: { name: string; level: string }[] }>(
+        "GET",
+        "/v1/owner/peers",
+      );
+      return peers.find((p) => p.name === "lab")?.level === "full" ? true : undefined;
+    });
 
     const lead = await desk.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Lead" });
     const token = await desk.served.agentToken(lead.id);
