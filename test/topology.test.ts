@@ -44,6 +44,8 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
   // (pg-boss's scheduler, bench/schedules) in the same run.
   "@oar/bench": {
     runtime: ["@oar/core", "@oar/relay", "@oar/storage", "hono", "@hono/node-server", "pg-boss"],
+    // bench/console watches the owner's console in Debian's Chromium.
+    testOnly: ["playwright-core"],
   },
 };
 

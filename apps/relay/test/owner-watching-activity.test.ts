@@ -144,6 +144,9 @@ describe.each(databases)(
       });
       expect(listed.providers.map((provider) => provider.id)).not.toContain("external");
 
+      // The line is written beside the call; the owner's view waits for it.
+      const detail = await t.ownerJson<OwnerSessionDetail>("GET", `/v1/owner/sessions/${session.id}`);
+      expect(detail.toolCalls).toMatchObject([{ action: "relay_info" }]);
       const { toolCalls } = t.relay.services.storage.stores;
       expect(await toolCalls.listToolCalls(session.id, { limit: 10 })).toMatchObject([
         { action: "relay_info" },

@@ -157,6 +157,8 @@ export function createEngine(given: EngineDeps): Engine {
       await questionPolls.close();
       await dispatcher.close();
       await runtime.close();
+      // The activity lines of the last calls land before the stores close.
+      await live.toolCalls.settled();
     },
   };
   return engine;

@@ -1,4 +1,5 @@
 import { type Clock, createTtlCache, type TtlCache } from "@oar/core";
+import { createToolCallWriter, type ToolCallWriter } from "./actions/tool-call-log";
 import type { PeerStatusCache } from "./peers/peer-status";
 import { createPeerStatusCache } from "./peers/peer-status";
 import { createWakeups, type Wakeups } from "./wakeups";
@@ -22,6 +23,8 @@ export interface EngineLive {
   readonly scheduleChanges: EventHints;
   /** A copy of a question kept on a paired relay was made here: the poller looks at its due times again. */
   readonly questionPolls: EventHints;
+  /** The agents' relay_tool calls on their way to the activity log (R-UI-02). */
+  readonly toolCalls: ToolCallWriter;
 }
 
 export function createEngineLive(options: { readonly clock: Clock }): EngineLive {
@@ -35,5 +38,6 @@ export function createEngineLive(options: { readonly clock: Clock }): EngineLive
     }),
     scheduleChanges: createEventHints(),
     questionPolls: createEventHints(),
+    toolCalls: createToolCallWriter(),
   };
 }

@@ -271,7 +271,7 @@ export async function executeCall(
     return runLocalCall(parts, { callerSessionId, call, input, options });
   });
   // R-UI-02: every call of this relay's conversations goes in its activity, refusals included.
-  await logToolCall(parts.deps, {
+  logToolCall(parts.deps, parts.live.toolCalls, {
     sessionId: callerSessionId,
     names: names ?? namesOfInput(input),
     result,

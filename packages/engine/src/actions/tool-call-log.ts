@@ -69,14 +69,62 @@ function summaryOf(result: ToolResult): string {
   return clip(typeof text === "string" ? text : "", TOOL_CALL_SUMMARY_MAX_CHARS);
 }
 
+/** The calls of this process waiting to be written to the log, a batch at a time. */
+export interface ToolCallWriter {
+  /**
+   * Queues one call of a conversation of this relay (R-UI-02); it is written right after, with
+   * the calls queued meanwhile, in one statement. Never throws: a write that fails is logged.
+   */
+  add(deps: EngineDeps, record: ToolCallRecord): void;
+  /** Resolves once every call queued so far is written (or its failure logged). */
+  settled(): Promise<void>;
+}
+
 /**
- * Keeps one call of a conversation of this relay (R-UI-02). It never fails the call and never
- * throws: a write that fails is logged and the call's result stands. A call answered
- * REMOTE_RELAY_UNAVAILABLE is not kept: a database did not answer, and the write would wait out
- * the same outage before the agent got its answer.
+ * The log is written beside the calls, not in their way: a call answers without waiting for its
+ * line, and calls arriving together share one insert (PGlite runs one statement at a time).
  */
-export async function logToolCall(
+export function createToolCallWriter(): ToolCallWriter {
+  let queued: { readonly deps: EngineDeps; readonly record: ToolCallRecord }[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let scheduled = false;
+  const writeQueued = async () => {
+    scheduled = false;
+    const batch = queued;
+    queued = [];
+    const deps = batch[0]?.deps;
+    if (deps === undefined) {
+      return;
+    }
+    try {
+      await deps.stores.toolCalls.recordToolCalls(batch.map((entry) => entry.record));
+    } catch (error) {
+      (deps.logger ?? silentLogger).error("Recording relay_tool calls in the activity log failed.", {
+        calls: batch.map(({ record }) => `${record.sessionId} ${record.action}`),
+        error,
+      });
+    }
+  };
+  return {
+    add(deps, record) {
+      queued.push({ deps, record });
+      if (!scheduled) {
+        scheduled = true;
+        writing = writing.then(writeQueued);
+      }
+    },
+    settled: () => writing,
+  };
+}
+
+/**
+ * Queues the line of one call of a conversation of this relay (R-UI-02). A call answered
+ * REMOTE_RELAY_UNAVAILABLE is not kept: a database did not answer, and the write would only wait
+ * out the same outage.
+ */
+export function logToolCall(
   deps: EngineDeps,
+  writer: ToolCallWriter,
   entry: {
     readonly sessionId: string;
     readonly names: CallNames;
@@ -84,30 +132,21 @@ export async function logToolCall(
     /** When the call arrived. */
     readonly at: number;
   },
-): Promise<void> {
+): void {
   const { names, result } = entry;
   if (result.code === "REMOTE_RELAY_UNAVAILABLE") {
     return;
   }
-  try {
-    const self = deps.relay.name;
-    const record: ToolCallRecord = {
-      id: deps.ids.next("toolCall"),
-      sessionId: entry.sessionId,
-      action: names.action,
-      relay: names.relay === undefined || isThisRelay(names.relay, self) ? self : names.relay,
-      targetSession: names.session ?? null,
-      ok: result.ok,
-      code: result.ok || typeof result.code !== "string" ? null : result.code,
-      summary: summaryOf(result),
-      createdAt: entry.at,
-    };
-    await deps.stores.toolCalls.recordToolCall(record);
-  } catch (error) {
-    (deps.logger ?? silentLogger).error("Recording a relay_tool call in the activity log failed.", {
-      sessionId: entry.sessionId,
-      action: names.action,
-      error,
-    });
-  }
+  const self = deps.relay.name;
+  writer.add(deps, {
+    id: deps.ids.next("toolCall"),
+    sessionId: entry.sessionId,
+    action: names.action,
+    relay: names.relay === undefined || isThisRelay(names.relay, self) ? self : names.relay,
+    targetSession: names.session ?? null,
+    ok: result.ok,
+    code: result.ok || typeof result.code !== "string" ? null : result.code,
+    summary: summaryOf(result),
+    createdAt: entry.at,
+  });
 }

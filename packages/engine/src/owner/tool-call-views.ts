@@ -17,8 +17,9 @@ export function toolCallView(call: ToolCallRecord): OwnerToolCall {
   };
 }
 
-/** The conversation's newest calls, oldest first. */
+/** The conversation's newest calls, oldest first, those this process is still writing included. */
 export async function recentToolCalls(ctx: OwnerContext, sessionId: string): Promise<OwnerToolCall[]> {
+  await ctx.live.toolCalls.settled();
   const calls = await ctx.deps.stores.toolCalls.listToolCalls(sessionId, { limit: TOOL_CALLS_SHOWN });
   return calls.map(toolCallView);
 }

@@ -24,10 +24,10 @@ export interface ToolCallRecord {
 /** The calls of each conversation's agent (the activity's 🛰️ lines). */
 export interface ToolCallStore {
   /**
-   * Keeps one call. A call of a session that is not live here (unknown, or deleted while the
-   * call ran) is not kept: a deleted session's log stays gone.
+   * Keeps these calls in one write, in their order. Those of a session that is not live here
+   * (unknown, or deleted while the call ran) are left out: a deleted session's log stays gone.
    */
-  recordToolCall(call: ToolCallRecord): Promise<void>;
+  recordToolCalls(calls: readonly ToolCallRecord[]): Promise<void>;
   /** The session's newest `limit` calls, oldest first (ties in the order they were recorded). */
   listToolCalls(sessionId: string, options: { readonly limit: number }): Promise<ToolCallRecord[]>;
   /** Forgets the session's calls (the session is deleted); returns how many there were. */

@@ -12,13 +12,13 @@ export function createMemoryToolCallStore(
   const calls: ToolCallRecord[] = [];
   return {
     snapshot: () => snapshotOf(calls),
-    async recordToolCall(call) {
-      if (calls.some((kept) => kept.id === call.id)) {
-        throw new Error(`A tool call ${call.id} is already stored.`);
+    async recordToolCalls(batch) {
+      for (const call of batch) {
+        if (calls.some((kept) => kept.id === call.id)) {
+          throw new Error(`A tool call ${call.id} is already stored.`);
+        }
       }
-      if (isLive(call.sessionId)) {
-        calls.push({ ...call });
-      }
+      calls.push(...batch.filter((call) => isLive(call.sessionId)).map((call) => ({ ...call })));
     },
     async listToolCalls(sessionId, { limit }) {
       const own = calls

@@ -47,18 +47,18 @@ export function runToolCallStoreContract(setup: ContractSetup<ToolCallStoreFixtu
         summary: "action is required 🛰️ — «one of» …",
         createdAt: T0 + 1,
       });
-      await store().recordToolCall(toolCall("call_1"));
-      await store().recordToolCall(refused);
+      await store().recordToolCalls([toolCall("call_1")]);
+      await store().recordToolCalls([refused]);
       expect(await store().listToolCalls("ses_1", { limit: 10 })).toEqual([toolCall("call_1"), refused]);
     });
 
     it("lists a session's newest calls up to the limit, oldest first, same-instant ones in the order recorded", async () => {
       await sessions("ses_1", "ses_2");
-      await store().recordToolCall(toolCall("call_c", { createdAt: T0 + 20 }));
-      await store().recordToolCall(toolCall("call_a", { createdAt: T0 + 10 }));
-      await store().recordToolCall(toolCall("call_z", { createdAt: T0 + 20 }));
-      await store().recordToolCall(toolCall("call_b", { createdAt: T0 + 20 }));
-      await store().recordToolCall(toolCall("call_other", { sessionId: "ses_2", createdAt: T0 + 30 }));
+      await store().recordToolCalls([toolCall("call_c", { createdAt: T0 + 20 })]);
+      await store().recordToolCalls([toolCall("call_a", { createdAt: T0 + 10 })]);
+      await store().recordToolCalls([toolCall("call_z", { createdAt: T0 + 20 })]);
+      await store().recordToolCalls([toolCall("call_b", { createdAt: T0 + 20 })]);
+      await store().recordToolCalls([toolCall("call_other", { sessionId: "ses_2", createdAt: T0 + 30 })]);
       expect(ids(await store().listToolCalls("ses_1", { limit: 10 }))).toEqual([
         "call_a",
         "call_c",
@@ -71,11 +71,25 @@ export function runToolCallStoreContract(setup: ContractSetup<ToolCallStoreFixtu
       expect(await store().listToolCalls("ses_none", { limit: 10 })).toEqual([]);
     });
 
+    it("keeps a batch in one write, in its order, leaving out the calls of sessions not live; an empty batch writes nothing", async () => {
+      await sessions("ses_1", "ses_2");
+      await store().recordToolCalls([]);
+      await store().recordToolCalls([
+        toolCall("call_q", { createdAt: T0 + 5 }),
+        toolCall("call_ghost", { sessionId: "ses_ghost", createdAt: T0 + 5 }),
+        toolCall("call_p", { createdAt: T0 + 5 }),
+        toolCall("call_o", { sessionId: "ses_2", createdAt: T0 + 5 }),
+      ]);
+      expect(ids(await store().listToolCalls("ses_1", { limit: 10 }))).toEqual(["call_q", "call_p"]);
+      expect(ids(await store().listToolCalls("ses_2", { limit: 10 }))).toEqual(["call_o"]);
+      expect(await store().listToolCalls("ses_ghost", { limit: 10 })).toEqual([]);
+    });
+
     it("keeps nothing for a session that is unknown or deleted", async () => {
       await sessions("ses_1");
-      await store().recordToolCall(toolCall("call_ghost", { sessionId: "ses_ghost" }));
+      await store().recordToolCalls([toolCall("call_ghost", { sessionId: "ses_ghost" })]);
       await fixture().sessions.deleteSession({ id: "ses_1", at: T0 });
-      await store().recordToolCall(toolCall("call_late"));
+      await store().recordToolCalls([toolCall("call_late")]);
       expect(await store().listToolCalls("ses_ghost", { limit: 10 })).toEqual([]);
       expect(await store().listToolCalls("ses_1", { limit: 10 })).toEqual([]);
     });
@@ -83,15 +97,15 @@ export function runToolCallStoreContract(setup: ContractSetup<ToolCallStoreFixtu
     it("an archived session's calls are still kept", async () => {
       await sessions("ses_1");
       await fixture().sessions.archiveSession({ id: "ses_1", at: T0 });
-      await store().recordToolCall(toolCall("call_1"));
+      await store().recordToolCalls([toolCall("call_1")]);
       expect(ids(await store().listToolCalls("ses_1", { limit: 10 }))).toEqual(["call_1"]);
     });
 
     it("forgets one session's calls and no other's", async () => {
       await sessions("ses_1", "ses_2");
-      await store().recordToolCall(toolCall("call_1"));
-      await store().recordToolCall(toolCall("call_2", { createdAt: T0 + 1 }));
-      await store().recordToolCall(toolCall("call_3", { sessionId: "ses_2" }));
+      await store().recordToolCalls([toolCall("call_1")]);
+      await store().recordToolCalls([toolCall("call_2", { createdAt: T0 + 1 })]);
+      await store().recordToolCalls([toolCall("call_3", { sessionId: "ses_2" })]);
       expect(await store().deleteToolCallsOf("ses_1")).toBe(2);
       expect(await store().deleteToolCallsOf("ses_1")).toBe(0);
       expect(await store().listToolCalls("ses_1", { limit: 10 })).toEqual([]);

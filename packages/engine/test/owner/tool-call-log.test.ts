@@ -144,16 +144,33 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
     const logger = recordingLogger();
     const h = await createHarness({
       logger,
-      engineStores: (stores) => withFailingMethod(stores, "toolCalls.recordToolCall"),
+      engineStores: (stores) => withFailingMethod(stores, "toolCalls.recordToolCalls"),
     });
     const result = await h.call({ action: "usage", relay: "this" });
     expect(result).toMatchObject({ ok: true, relay: "desk" });
+    // The owner's view waits for the lines on their way; this one failed and is logged.
+    expect((await h.engine.owner.getSession(h.caller.id)).toolCalls).toEqual([]);
     expect(logger.errors).toEqual([
       {
-        message: "Recording a relay_tool call in the activity log failed.",
-        fields: expect.objectContaining({ sessionId: h.caller.id, action: "usage" }),
+        message: "Recording relay_tool calls in the activity log failed.",
+        fields: expect.objectContaining({ calls: [`${h.caller.id} usage`] }),
       },
     ]);
+  });
+
+  it("calls made together are written in one batch, and the call does not wait for its line", async () => {
+    const h = await createHarness();
+    const batches: number[] = [];
+    const record = h.stores.toolCalls.recordToolCalls.bind(h.stores.toolCalls);
+    h.stores.toolCalls.recordToolCalls = async (calls) => {
+      batches.push(calls.length);
+      await record(calls);
+    };
+    await Promise.all(Array.from({ length: 5 }, () => h.call({ action: "relay_info", relay: "this" })));
+    const { toolCalls } = await h.engine.owner.getSession(h.caller.id);
+    expect(toolCalls.map((call) => call.action)).toEqual(Array(5).fill("relay_info"));
+    expect(batches.reduce((sum, n) => sum + n, 0)).toBe(5);
+    expect(batches.length).toBeLessThan(5);
   });
 
   it("a call the database did not answer is not kept (the write would wait out the same outage)", async () => {

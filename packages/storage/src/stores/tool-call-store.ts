@@ -22,16 +22,29 @@ function toToolCall(row: ToolCallRow): ToolCallRecord {
 
 export function createToolCallStore(db: Database): ToolCallStore {
   return {
-    async recordToolCall(call) {
-      // Only while the session is live: a call that ends after its session was deleted leaves no row.
+    async recordToolCalls(calls) {
+      if (calls.length === 0) {
+        return;
+      }
+      const rows = calls.map(
+        (
+          call,
+          n,
+        ) => sql`(${n}::int, ${call.id}::text, ${call.sessionId}::text, ${call.action}::text, ${call.relay}::text,
+          ${call.targetSession}::text, ${call.ok}::boolean, ${call.code}::text, ${call.summary}::text,
+          ${instantParam(call.createdAt)})`,
+      );
+      // One statement for the batch, in its order (the sequence breaks ties of the same instant),
+      // and only the calls of live sessions: a call that ends after its session was deleted leaves no row.
       await db.execute(sql`
         insert into ${toolCalls} (id, session_id, action, relay, target_session, ok, code, summary, created_at)
-        select ${call.id}::text, ${call.sessionId}::text, ${call.action}::text, ${call.relay}::text,
-          ${call.targetSession}::text, ${call.ok}::boolean, ${call.code}::text, ${call.summary}::text,
-          ${instantParam(call.createdAt)}
+        select v.id, v.session_id, v.action, v.relay, v.target_session, v.ok, v.code, v.summary, v.created_at
+        from (values ${sql.join(rows, sql`, `)})
+          as v (n, id, session_id, action, relay, target_session, ok, code, summary, created_at)
         where exists (
-          select 1 from ${sessions} where ${sessions.id} = ${call.sessionId} and ${sessions.deletedAt} is null
-        )`);
+          select 1 from ${sessions} where ${sessions.id} = v.session_id and ${sessions.deletedAt} is null
+        )
+        order by v.n`);
     },
 
     async listToolCalls(sessionId, { limit }) {
