@@ -205,3 +205,18 @@ export async function flowAll(...relays: FedRelay[]): Promise<void> {
   }
   await settle();
 }
+
+/**
+ * desk pairs with build-box (one direction is enough, R-PAIR-02); the owner names it; desk's
+ * caller is in a turn, and build-box has the owner's "Nightly deploy" to watch.
+ */
+export async function pairedForWatching() {
+  const fed = await createFederation(["desk", "build-box"]);
+  const desk = relayOf(fed, "desk");
+  const box = relayOf(fed, "build-box");
+  await desk.pair(box);
+  await desk.write("watch the deploy on build-box");
+  await desk.inTurn();
+  const target = await box.ownerSession("Nightly deploy");
+  return { fed, desk, box, target };
+}

@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { settle, track } from "../actions/harness";
-import { createFederation, type FedRelay, flowAll, relayOf } from "../federation/harness";
+import { type FedRelay, flowAll, pairedForWatching } from "../federation/harness";
 
 const POLL_MS = 3_000;
 
 /** desk's caller watches a session on build-box (card (b) allowed): the mirror's id and the subscription's there. */
 async function watchingBuildBox() {
-  const fed = await createFederation(["desk", "build-box"]);
-  const desk = relayOf(fed, "desk");
-  const box = relayOf(fed, "build-box");
-  await desk.pair(box);
-  await desk.write("watch the deploy on build-box");
-  await desk.inTurn();
-  const target = await box.ownerSession("Nightly deploy");
+  const { fed, desk, box, target } = await pairedForWatching();
   const call = track(desk.call({ action: "subscribe", relay: "build-box", sessions: [target.id] }));
   await settle(30);
   const [card] = await desk.stores.cards.listCards({ status: "pending" });
