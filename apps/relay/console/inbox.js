@@ -79,8 +79,9 @@ function approvalCard(card, titles, app) {
 }
 
 /** Options as buttons, a free answer, and (for the Inbox) Dismiss. */
-function answerControls(container, app, { options, recommendation, choose, answer, dismiss }) {
-  const input = h("input", { type: "text", name: "answer", autocomplete: "off" });
+function answerControls(container, app, { id, options, recommendation, choose, answer, dismiss }) {
+  // Named after its card, so that a live redraw gives the typed answer back to the same card.
+  const input = h("input", { type: "text", name: `answer-${id}`, autocomplete: "off" });
   const form = h(
     "form",
     {
@@ -140,6 +141,7 @@ function questionCard(card, titles, app) {
   );
   article.append(
     answerControls(article, app, {
+      id: card.id,
       options: card.options,
       choose: (option) => post(`/cards/${card.id}`, { choices: [option] }),
       answer: (text) => post(`/cards/${card.id}`, { answer: text }),
@@ -185,6 +187,7 @@ function inboxQuestion(question, app) {
   }
   article.append(
     answerControls(article, app, {
+      id: question.question_id,
       options: question.options ?? [],
       recommendation: question.recommendation,
       choose: (option) => post(`/inbox/${question.question_id}`, { choice: option }),

@@ -132,6 +132,12 @@ function describeOn(label: string, databaseUrl?: () => string) {
       expect(result).toMatchObject({ ok: true, status: "done", reply: { text: "ready" } });
       await page.getByText("Nothing waits for you.").waitFor();
       await expect.poll(() => page.title()).toBe("OAR relay · desk");
+      // R-UI-05: the session the agent started shows its prompt with `↗ from` the relay, session and model.
+      await page.evaluate((id) => {
+        location.hash = `#/conversations/${id}`;
+      }, String(result.session));
+      const prompt = page.locator('.message[data-role="user"]').first();
+      expect(await prompt.locator(".badge").textContent()).toBe("↗ from desk · “Lead” · external");
     });
 
     it("after the link is cut it reconnects with Last-Event-ID and shows the card raised meanwhile", async () => {
@@ -234,6 +240,46 @@ function describeOn(label: string, databaseUrl?: () => string) {
         return answered && view.turns.length > turnsBefore ? answered : undefined;
       });
       expect(woken.text).toContain("eu");
+      // In the asker's conversation: the event is a compact relay line, never the owner's, and
+      // its agent's ask call a 🛰️ line with the action, the relay and the session.
+      await page.evaluate((id) => {
+        location.hash = `#/conversations/${id}`;
+      }, asker.id);
+      const event = page.locator('.event-line[data-role="relay"]', { hasText: "question_answered" });
+      await event.waitFor();
+      expect(await page.locator('.message[data-role="user"]', { hasText: "question_answered" }).count()).toBe(
+        0,
+      );
+      expect(await page.locator('[data-role="tool"]').first().textContent()).toMatch(/^🛰️ ask · relay desk ✓/);
+    });
+
+    it("an Inbox question answered in free text, another dismissed: each closes as the owner said", async () => {
+      const { page } = await signedIn(t.served);
+      const asker = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: "Two questions",
+        text: [
+          '!tool {"action":"ask","question":"Name for the branch?"}',
+          '!tool {"action":"ask","question":"Rename the repo?","options":["yes","no"]}',
+        ].join("\n"),
+      });
+      const named = page.locator(".card.inbox", { hasText: "Name for the branch?" });
+      const rename = page.locator(".card.inbox", { hasText: "Rename the repo?" });
+      await rename.waitFor();
+      await named.getByLabel("Your answer").fill("release/2.4");
+      await named.getByRole("button", { name: "Answer" }).click();
+      await named.waitFor({ state: "detached" });
+      await rename.getByRole("button", { name: "Dismiss" }).click();
+      await rename.waitFor({ state: "detached" });
+      const { questions } = await t.served.ownerJson<{
+        questions: { question: string; status: string; answer: string | null; askedBy: { id: string } }[];
+      }>("GET", "/v1/owner/inbox?closed=true");
+      const mine = questions.filter((q) => q.askedBy.id === asker.id);
+      expect(mine.map(({ question, status, answer }) => ({ question, status, answer }))).toEqual(
+        expect.arrayContaining([
+          { question: "Name for the branch?", status: "answered", answer: "release/2.4" },
+          { question: "Rename the repo?", status: "dismissed", answer: null },
+        ]),
+      );
     });
 
     it("R-RSES-02: a blocking question card answered in the Inbox lets its turn go on with that answer", async () => {
