@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestRelay, eventually, OWNER_TOKEN, type TestRelay } from "./harness";
 import { ownerCall, type RelayProcess, spawnRelay, stopIfRunning } from "./process";
 import { TEST_POSTGRES_URL, useScratchPostgres } from "./support/postgres";
+import { connectEvents, listen, SseReader } from "./support/sse";
 
 interface Turn {
   readonly id: string;
@@ -90,6 +91,48 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
       await runner.ownerJson("POST", `/v1/owner/cards/${card?.id}`, { choice: "allow" });
       expect(await (await call).json()).toMatchObject({ ok: true });
       expect(Date.now() - answeredAt).toBeLessThan(5_000);
+    });
+
+    it("the console's live Inbox across processes: a card raised through one relay is on the other's owner stream, answered there, and the call's 🛰️ line is read back there", async () => {
+      const caller = await createTestRelay({ name: "desk", databaseUrl: database().url });
+      const consoleSide = await createTestRelay({ name: "desk", databaseUrl: database().url });
+      const served = await listen(consoleSide.relay.app);
+      const stream = new SseReader(await connectEvents(served.base, { token: OWNER_TOKEN }));
+      const lead = await caller.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        provider: "external",
+        title: "Lead",
+      });
+      const token = await caller.agentToken(lead.id);
+      const call = caller.tool(token, {
+        action: "create_session",
+        relay: "this",
+        text: "!reply hi",
+        wait_seconds: 0,
+      });
+      await stream.until((s) => s.events.some((e) => e.event === "card_raised"));
+      const raised = JSON.parse(stream.events.find((e) => e.event === "card_raised")?.data ?? "{}");
+      expect(raised).toMatchObject({
+        session: lead.id,
+        title: "Lead",
+        action: "create_session",
+        target_relay: "desk",
+      });
+      await consoleSide.ownerJson("POST", `/v1/owner/cards/${raised.card_id}`, { choice: "allow" });
+      expect(await (await call).json()).toMatchObject({ ok: true });
+      await stream.until((s) => s.events.some((e) => e.event === "card_answered"));
+      expect(JSON.parse(stream.events.find((e) => e.event === "card_answered")?.data ?? "{}")).toMatchObject({
+        card_id: raised.card_id,
+        status: "allowed",
+      });
+      // The calling process writes the line beside the call; the other reads it once it is there.
+      const calls = await eventually(async () => {
+        const { toolCalls } = await consoleSide.ownerJson<{ toolCalls: { action: string; ok: boolean }[] }>(
+          "GET",
+          `/v1/owner/sessions/${lead.id}`,
+        );
+        return toolCalls.length > 0 ? toolCalls : undefined;
+      });
+      expect(calls).toMatchObject([{ action: "create_session", ok: true }]);
     });
 
     it("kill -9 of the first: the second fails its turn once the lease expires (≤ 30 s) and runs the queued prompt", async () => {
