@@ -3,29 +3,9 @@
 
 import { get, patch, post } from "./api.js";
 import { sessionBadges } from "./conversations.js";
-import { badge, field, h, panel, show, time } from "./dom.js";
+import { action, badge, field, h, panel, show, time } from "./dom.js";
 
 const at = (value) => (typeof value === "number" ? value : Date.parse(value));
-
-/** Runs an owner action from a button; its error is said in `error`. */
-function action(error, run) {
-  return async (event) => {
-    const button = event?.currentTarget;
-    if (button) {
-      button.disabled = true;
-    }
-    error.textContent = "";
-    try {
-      await run();
-    } catch (failure) {
-      error.textContent = `${failure.code}: ${failure.message}`;
-    } finally {
-      if (button) {
-        button.disabled = false;
-      }
-    }
-  };
-}
 
 /** R-UI-06: the chip lists the subscriptions, each with Unsubscribe. */
 function subscriptionChip(session, app, error) {

@@ -93,3 +93,26 @@ export function time(value) {
   const at = typeof value === "number" ? value : Date.parse(value);
   return h("time", { datetime: new Date(at).toISOString(), title: new Date(at).toLocaleString() }, when(at));
 }
+
+/**
+ * Runs an owner action from a control (`run(event)`): the control waits while it runs, and a
+ * refusal is said in `error` with its code.
+ */
+export function action(error, run) {
+  return async (event) => {
+    const button = event?.currentTarget;
+    if (button) {
+      button.disabled = true;
+    }
+    error.textContent = "";
+    try {
+      await run(event);
+    } catch (failure) {
+      error.textContent = `${failure.code}: ${failure.message}`;
+    } finally {
+      if (button) {
+        button.disabled = false;
+      }
+    }
+  };
+}

@@ -1,7 +1,7 @@
 // Settings → Relays: this relay's switches, its command providers, its pairings and invites.
 
 import { del, get, patch, post } from "./api.js";
-import { badge, field, h, show, time } from "./dom.js";
+import { action, badge, field, h, show, time } from "./dom.js";
 
 const LEVELS = [
   ["none", "Nothing"],
@@ -116,15 +116,10 @@ function providers(settings, app) {
                 "button",
                 {
                   type: "button",
-                  onclick: async () => {
-                    error.textContent = "";
-                    try {
-                      await patch("/settings", { providers: { [name]: null } });
-                      app.refresh();
-                    } catch (failure) {
-                      error.textContent = failureText(failure);
-                    }
-                  },
+                  onclick: action(error, async () => {
+                    await patch("/settings", { providers: { [name]: null } });
+                    app.refresh();
+                  }),
                 },
                 "Remove",
               ),
@@ -177,15 +172,10 @@ function peerRow(peer, app, error) {
     "select",
     {
       "aria-label": `Agents may, on ${peer.name}`,
-      onchange: async () => {
-        error.textContent = "";
-        try {
-          await patch(`/peers/${encodeURIComponent(peer.name)}`, { level: level.value });
-          app.toast(`${peer.name}: level saved.`);
-        } catch (failure) {
-          error.textContent = failureText(failure);
-        }
-      },
+      onchange: action(error, async () => {
+        await patch(`/peers/${encodeURIComponent(peer.name)}`, { level: level.value });
+        app.toast(`${peer.name}: level saved.`);
+      }),
     },
     LEVELS.map(([value, label]) => h("option", { value, selected: value === peer.level }, label)),
   );
@@ -204,17 +194,12 @@ function peerRow(peer, app, error) {
         {
           type: "button",
           "aria-label": `Remove the pairing with ${peer.name}`,
-          onclick: async () => {
-            if (!confirm(`Remove the pairing with ${peer.name}?`)) {
-              return;
-            }
-            try {
+          onclick: action(error, async () => {
+            if (confirm(`Remove the pairing with ${peer.name}?`)) {
               await del(`/peers/${encodeURIComponent(peer.name)}`);
               app.refresh();
-            } catch (failure) {
-              error.textContent = failureText(failure);
             }
-          },
+          }),
         },
         "Remove",
       ),
@@ -291,21 +276,16 @@ function pairing(peers, invites, app) {
       "button",
       {
         type: "button",
-        onclick: async (event) => {
+        onclick: action(error, async (event) => {
           const panel = event.currentTarget.closest("section");
-          error.textContent = "";
-          try {
-            const { token: invite } = await post("/peers/invites");
-            issued.replaceChildren(
-              h("p", {}, "New invite (copy it now): "),
-              h("input", { readonly: true, value: invite, "aria-label": "New invite", class: "secret" }),
-            );
-            const list = await get("/peers/invites");
-            panel.querySelector("ul.invites")?.replaceWith(inviteList(list.invites, app, error));
-          } catch (failure) {
-            error.textContent = failureText(failure);
-          }
-        },
+          const { token: invite } = await post("/peers/invites");
+          issued.replaceChildren(
+            h("p", {}, "New invite (copy it now): "),
+            h("input", { readonly: true, value: invite, "aria-label": "New invite", class: "secret" }),
+          );
+          const list = await get("/peers/invites");
+          panel.querySelector("ul.invites")?.replaceWith(inviteList(list.invites, app, error));
+        }),
       },
       "Issue an invite",
     ),
@@ -332,14 +312,10 @@ function inviteList(invites, app, error) {
           "button",
           {
             type: "button",
-            onclick: async () => {
-              try {
-                await del(`/peers/invites/${invite.id}`);
-                app.refresh();
-              } catch (failure) {
-                error.textContent = failureText(failure);
-              }
-            },
+            onclick: action(error, async () => {
+              await del(`/peers/invites/${invite.id}`);
+              app.refresh();
+            }),
           },
           "Revoke",
         ),
