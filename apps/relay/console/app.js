@@ -73,8 +73,12 @@ function edited(control) {
   return control.value !== control.defaultValue;
 }
 
-/** Typed text and the focus survive a live refresh of the view (open panels: dom.js `panel`). */
-function keepDrafts(render) {
+/**
+ * Typed text and the focus survive a live redraw (open panels: dom.js `panel`). They are read
+ * from the page at the moment the new view replaces it, not when the redraw began: text typed
+ * while the view's data was on its way is kept too.
+ */
+function replaceKeepingDrafts(drawn) {
   const drafts = new Map();
   for (const control of main.querySelectorAll(
     "textarea[name], select[name], input[name]:not([type=checkbox])",
@@ -83,19 +87,18 @@ function keepDrafts(render) {
       drafts.set(control.name, control.value);
     }
   }
-  const focused = document.activeElement?.name;
-  return render().then(() => {
-    for (const [name, value] of drafts) {
-      const control = main.querySelector(`[name="${CSS.escape(name)}"]`);
-      if (control) {
-        control.value = value;
-        control.dispatchEvent(new Event("input"));
-      }
+  const focused = main.contains(document.activeElement) ? document.activeElement.name : undefined;
+  for (const [name, value] of drafts) {
+    const control = drawn.querySelector(`[name="${CSS.escape(name)}"]`);
+    if (control) {
+      control.value = value;
+      control.dispatchEvent(new Event("input"));
     }
-    if (focused) {
-      main.querySelector(`[name="${CSS.escape(focused)}"]`)?.focus();
-    }
-  });
+  }
+  main.replaceChildren(...drawn.childNodes);
+  if (focused) {
+    main.querySelector(`[name="${CSS.escape(focused)}"]`)?.focus();
+  }
 }
 
 async function renderView() {
@@ -136,7 +139,7 @@ async function renderView() {
   if (ownerToken.get() !== signedInAs) {
     return;
   }
-  main.replaceChildren(...drawn.childNodes);
+  replaceKeepingDrafts(drawn);
   if (view !== "inbox") {
     await refreshWaiting();
   }
@@ -150,7 +153,7 @@ function refresh() {
   again = true;
   rendering = rendering.then(() => {
     again = false;
-    return keepDrafts(renderView);
+    return renderView();
   });
   return rendering;
 }

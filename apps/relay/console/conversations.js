@@ -68,7 +68,7 @@ async function newConversationForm() {
       ...(chosen?.models ?? []).map((m) => h("option", { value: m, selected: m === chosen.defaultModel }, m)),
     );
   };
-  // "input" also comes when a live redraw gives the owner's choice back (app.js keepDrafts).
+  // "input" also comes when a live redraw gives the owner's choice back (app.js replaceKeepingDrafts).
   provider.addEventListener("input", fillModels);
   fillModels();
   const roots = settings.allowedRoots ?? [];

@@ -282,6 +282,46 @@ function describeOn(label: string, databaseUrl?: () => string) {
       );
     });
 
+    it("text typed while a live redraw's data is on its way stays in its card, and answers it", async () => {
+      const { page } = await signedIn(t.served);
+      await t.served.ownerJson("POST", "/v1/owner/sessions", {
+        title: "Tagger",
+        text: '!tool {"action":"ask","question":"Which tag for the release?"}',
+      });
+      const tag = page.locator(".card.inbox", { hasText: "Which tag for the release?" });
+      await tag.waitFor();
+      // The next read of the Inbox is held: the redraw a new question starts waits on it while
+      // the owner types.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let reached = () => {};
+      const held = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      await page.route(
+        "**/v1/owner/inbox",
+        async (route) => {
+          reached();
+          await released;
+          await route.continue();
+        },
+        { times: 1 },
+      );
+      await t.served.ownerJson("POST", "/v1/owner/sessions", {
+        title: "Dater",
+        text: '!tool {"action":"ask","question":"Which date for the release?"}',
+      });
+      await held;
+      await tag.getByLabel("Your answer").fill("v2.4.0");
+      release();
+      await page.locator(".card.inbox", { hasText: "Which date for the release?" }).waitFor();
+      expect(await tag.getByLabel("Your answer").inputValue()).toBe("v2.4.0");
+      await tag.getByRole("button", { name: "Answer" }).click();
+      await tag.waitFor({ state: "detached" });
+    });
+
     it("R-RSES-02: a blocking question card answered in the Inbox lets its turn go on with that answer", async () => {
       const { page } = await signedIn(t.served);
       const reviewer = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
