@@ -51,7 +51,7 @@ describe("kill -9 of a real relay process while schedules fire", { timeout: 120_
     dirs.push(root);
     const env = { RELAY_DATA_DIR: join(root, "data") };
     const first = await start(env);
-    const load = await scheduleLoad(first.base, { leadMs: 2_000, spreadMs: 3_000 });
+    const load = await scheduleLoad(first.base, { leadMs: 3_000, spreadMs: 3_000 });
     const seenBeforeKill = await killMidway(first.relay, first.base, load);
     expect(seenBeforeKill).toBeLessThan(SCHEDULED);
 
@@ -73,7 +73,7 @@ describe("kill -9 of a real relay process while schedules fire", { timeout: 120_
       const env = { DATABASE_URL: database().url };
       const a = await start(env);
       const b = await start(env);
-      const load = await scheduleLoad(a.base, { leadMs: 2_000, spreadMs: 2_000 });
+      const load = await scheduleLoad(a.base, { leadMs: 3_000, spreadMs: 2_000 });
       const counts = await eventually(async () => {
         const now = await load.fired(b.base);
         return firedCount(now) === SCHEDULED ? now : undefined;
@@ -87,7 +87,7 @@ describe("kill -9 of a real relay process while schedules fire", { timeout: 120_
       const env = { DATABASE_URL: database().url };
       const a = await start(env);
       const b = await start(env);
-      const load = await scheduleLoad(a.base, { leadMs: 2_000, spreadMs: 3_000 });
+      const load = await scheduleLoad(a.base, { leadMs: 3_000, spreadMs: 3_000 });
       const seenBeforeKill = await killMidway(a.relay, a.base, load);
       expect(seenBeforeKill).toBeLessThan(SCHEDULED);
       const counts = await eventually(async () => {
