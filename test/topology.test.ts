@@ -43,9 +43,16 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
   // Benchmarks drive the whole relay from outside, as a user's tool would, and measure peers
   // (pg-boss's scheduler, bench/schedules) in the same run.
   "@oar/bench": {
-    runtime: ["@oar/core", "@oar/relay", "@oar/storage", "hono", "@hono/node-server", "pg-boss"],
-    // bench/console watches the owner's console in Debian's Chromium.
-    testOnly: ["playwright-core"],
+    // bench/console watches the owner's console in Debian's Chromium, through playwright-core.
+    runtime: [
+      "@oar/core",
+      "@oar/relay",
+      "@oar/storage",
+      "hono",
+      "@hono/node-server",
+      "pg-boss",
+      "playwright-core",
+    ],
   },
 };
 
@@ -76,14 +83,26 @@ function workspaces(): Workspace[] {
   return dirs.map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }));
 }
 
-function sourceFiles(dir: string): string[] {
+function typeScriptFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) {
-      return sourceFiles(path);
+      return typeScriptFiles(path);
     }
-    return /\.tsx?$/.test(entry) && !entry.endsWith(".test.ts") ? [path] : [];
+    return /\.tsx?$/.test(entry) ? [path] : [];
   });
+}
+
+function sourceFiles(dir: string): string[] {
+  return typeScriptFiles(dir).filter((file) => !file.endsWith(".test.ts"));
+}
+
+/** The folders of a workspace that hold TypeScript of its own (not installed, not built). */
+function codeFolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !["node_modules", "dist", ".turbo"].includes(entry.name))
+    .map((entry) => entry.name)
+    .filter((name) => typeScriptFiles(join(dir, name)).length > 0);
 }
 
 interface ImportSite {
@@ -200,9 +219,20 @@ describe("package topology (DESIGN §2)", () => {
   it.each(all.map((w) => [w.manifest.name, w] as const))(
     "%s imports only in the allowed direction",
     (_name, w) => {
-      const roots = libraries.includes(w) ? ["src"] : ["actions", "lib"];
+      // A library's code is its src/; every folder of the bench is code that runs.
+      const roots = libraries.includes(w) ? ["src"] : codeFolders(w.dir);
       const sites = roots.flatMap((r) => sourceFiles(join(w.dir, r))).flatMap(importsOf);
       expect(importProblems(w.manifest, sites)).toEqual([]);
+    },
+  );
+
+  it.each(all.map((w) => [w.manifest.name, w] as const))(
+    "%s type-checks every folder that holds its TypeScript",
+    (_name, w) => {
+      const { include } = JSON.parse(readFileSync(join(w.dir, "tsconfig.json"), "utf8")) as {
+        include: string[];
+      };
+      expect(codeFolders(w.dir).filter((folder) => !include.includes(folder))).toEqual([]);
     },
   );
 
