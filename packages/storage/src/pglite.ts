@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -106,32 +106,57 @@ async function ensureCluster(pgdata: string): Promise<void> {
   await rename(staging, pgdata);
 }
 
-// An in-memory database (tests) starts from a copy of one already migrated in this process:
-// restoring it takes a fraction of what creating and migrating a fresh one does.
+// An in-memory database (tests) starts from a copy of one already migrated: restoring it takes a
+// fraction of what creating and migrating a fresh one does. A process makes the copy once, or
+// reads the one a test run made for all its processes (`useMigratedTemplate`).
 let migratedTemplate: Promise<Blob> | undefined;
 
-function inMemoryTemplate(): Promise<Blob> {
-  migratedTemplate ??= (async () => {
-    const scratch = await mkdtemp(join(tmpdir(), "oar-pglite-template-"));
+async function makeMigratedTemplate(): Promise<Blob> {
+  const scratch = await mkdtemp(join(tmpdir(), "oar-pglite-template-"));
+  try {
+    const pgdata = join(scratch, "pgdata");
+    await ensureCluster(pgdata);
+    compileWasmWithBaselineOnly();
+    const client = await PGlite.create(pgdata, { startParams: START_PARAMS });
     try {
-      const pgdata = join(scratch, "pgdata");
-      await ensureCluster(pgdata);
-      compileWasmWithBaselineOnly();
-      const client = await PGlite.create(pgdata, { startParams: START_PARAMS });
-      try {
-        await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
-        return await client.dumpDataDir("none");
-      } finally {
-        await client.close();
-      }
+      await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+      return await client.dumpDataDir("none");
     } finally {
-      await rm(scratch, { recursive: true, force: true });
+      await client.close();
     }
-  })();
-  migratedTemplate.catch(() => {
-    migratedTemplate = undefined;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function keepTemplate(template: Promise<Blob>): Promise<Blob> {
+  migratedTemplate = template;
+  // A template that could not be made or read is made again by the next database that needs it.
+  template.catch(() => {
+    if (migratedTemplate === template) {
+      migratedTemplate = undefined;
+    }
   });
-  return migratedTemplate;
+  return template;
+}
+
+function inMemoryTemplate(): Promise<Blob> {
+  return migratedTemplate ?? keepTemplate(makeMigratedTemplate());
+}
+
+/** Writes a migrated in-memory template to `file`, for other processes to start from. */
+export async function writeMigratedTemplate(file: string): Promise<void> {
+  const template = await makeMigratedTemplate();
+  await writeFile(file, new Uint8Array(await template.arrayBuffer()));
+}
+
+/**
+ * This process's in-memory databases start from the template `file` holds (writeMigratedTemplate),
+ * instead of one this process would make: a test run of many processes migrates once, not once
+ * per process.
+ */
+export function useMigratedTemplate(file: string): void {
+  keepTemplate(readFile(file).then((bytes) => new Blob([bytes])));
 }
 
 async function openClient(dataDir: string, inMemory: boolean): Promise<PGlite> {
