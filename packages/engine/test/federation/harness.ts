@@ -207,15 +207,16 @@ export async function flowAll(...relays: FedRelay[]): Promise<void> {
 }
 
 /**
- * desk pairs with build-box (one direction is enough, R-PAIR-02); the owner names it; desk's
- * caller is in a turn, and build-box has the owner's "Nightly deploy" to watch.
+ * desk pairs with build-box (one direction is enough, R-PAIR-02); the owner writes `ownerMessage`,
+ * which names it; desk's caller is in a turn, and build-box has the owner's "Nightly deploy" (to
+ * watch, or to ask about).
  */
-export async function pairedForWatching() {
+export async function pairedWithDeploy(ownerMessage = "watch the deploy on build-box") {
   const fed = await createFederation(["desk", "build-box"]);
   const desk = relayOf(fed, "desk");
   const box = relayOf(fed, "build-box");
   await desk.pair(box);
-  await desk.write("watch the deploy on build-box");
+  await desk.write(ownerMessage);
   await desk.inTurn();
   const target = await box.ownerSession("Nightly deploy");
   return { fed, desk, box, target };

@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { settle, track } from "../actions/harness";
-import { createFederation, type FedRelay, flowAll, relayOf } from "./harness";
+import { type FedRelay, flowAll, pairedWithDeploy } from "./harness";
 
 const POLL_MS = 5_000;
 const UNREACHABLE_POLL_MS = 30_000;
 
-async function paired() {
-  const fed = await createFederation(["desk", "build-box"]);
-  const desk = relayOf(fed, "desk");
-  const box = relayOf(fed, "build-box");
-  await desk.pair(box);
-  await desk.write("ask about the deploy on build-box");
-  await desk.inTurn();
-  const target = await box.ownerSession("Nightly deploy");
-  return { fed, desk, box, target };
-}
+const paired = () => pairedWithDeploy("ask about the deploy on build-box");
 
 const flow = flowAll;
 

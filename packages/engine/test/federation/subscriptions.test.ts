@@ -1,7 +1,7 @@
 import { newSubscription } from "@oar/scheduler/testing";
 import { describe, expect, it } from "vitest";
 import { refusal, settle, track } from "../actions/harness";
-import { type FedRelay, flowAll, pairedForWatching } from "./harness";
+import { type FedRelay, flowAll, pairedWithDeploy } from "./harness";
 
 const POLL_MS = 3_000;
 const WINDOW_MS = 30_000;
@@ -31,7 +31,7 @@ async function relayLines(relay: FedRelay, sessionId = relay.caller.id) {
 
 describe("§28 subscriptions on a paired relay (engines over memory stores)", () => {
   it("R-PAIR-01/03: build-box keeps the subscription, desk a mirror; desk fetches the events and its watcher reads them with build-box's name", async () => {
-    const { fed, desk, box, target } = await pairedForWatching();
+    const { fed, desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id], events: ["turn_end"] });
     const mirror = await desk.stores.subscriptions.getSubscription(result.subscription.id);
     expect(mirror).toMatchObject({
@@ -73,7 +73,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("R-PAIR-04/07: build-box down → one link_lost; back → the missed events, then link_restored counting them and what the digest holds", async () => {
-    const { fed, desk, box, target } = await pairedForWatching();
+    const { fed, desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, {
       sessions: [target.id],
       events: ["turn_end"],
@@ -127,7 +127,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("R-UNSUB-01, R-LSUB: unsubscribe naming build-box ends both sides; list_subscriptions there shows its list under the mirror's id", async () => {
-    const { desk, box, target } = await pairedForWatching();
+    const { desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id] });
     const listed = await desk.ok({ action: "list_subscriptions", relay: "build-box" });
     expect(listed.subscriptions).toMatchObject([
@@ -148,7 +148,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("R-SUB-09, R-PAIR-06: once is applied on desk; the mirror ending there ends build-box's subscription at the next poll", async () => {
-    const { fed, desk, box, target } = await pairedForWatching();
+    const { fed, desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id], events: ["turn_end"], once: true });
     expect(result.subscription).toMatchObject({ once: true });
     expect(await box.stores.subscriptions.getSubscription(result.remoteSubscriptionId)).toMatchObject({
@@ -176,7 +176,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("R-SLIFE-02(d): removing the pairing ends desk's mirrors as unpaired", async () => {
-    const { desk, target, box } = await pairedForWatching();
+    const { desk, target, box } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id] });
     await desk.engine.owner.removePeer("build-box");
     expect(await desk.stores.subscriptions.getSubscription(result.subscription.id)).toMatchObject({
@@ -186,7 +186,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("GAP-17: the watched session archived on build-box ends its subscription there; the replay then says so and desk's mirror ends", async () => {
-    const { fed, desk, box, target } = await pairedForWatching();
+    const { fed, desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id] });
     await box.engine.owner.archiveSession(target.id);
     await flow(box);
@@ -204,7 +204,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("the replay is the creating relay's only", async () => {
-    const { desk, box, target } = await pairedForWatching();
+    const { desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id] });
     await expect(
       box.engine.peerSubscriptionEvents("other", result.remoteSubscriptionId, { limit: 10 }),
@@ -221,7 +221,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("R-XFER-01/02, §28: transfer_subscriptions naming build-box moves what another desk conversation holds there, after card (e) on desk; the mirror and its held events follow", async () => {
-    const { fed, desk, box, target } = await pairedForWatching();
+    const { fed, desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, {
       sessions: [target.id],
       events: ["turn_end"],
@@ -285,7 +285,7 @@ describe("§28 subscriptions on a paired relay (engines over memory stores)", ()
   });
 
   it("§28: another relay's agent moves only its own relay's conversations' subscriptions; this relay's own are out of its reach", async () => {
-    const { box, target } = await pairedForWatching();
+    const { box, target } = await pairedWithDeploy();
     const local = await box.ownerSession("Box watcher");
     await box.engine.owner.postMessage(local.id, "hold");
     const theirs = await box.stores.subscriptions.createSubscription(

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { settle, track } from "../actions/harness";
-import { type FedRelay, flowAll, pairedForWatching } from "../federation/harness";
+import { type FedRelay, flowAll, pairedWithDeploy } from "../federation/harness";
 
 const POLL_MS = 3_000;
 
 /** desk's caller watches a session on build-box (card (b) allowed): the mirror's id and the subscription's there. */
 async function watchingBuildBox() {
-  const { fed, desk, box, target } = await pairedForWatching();
+  const { fed, desk, box, target } = await pairedWithDeploy();
   const call = track(desk.call({ action: "subscribe", relay: "build-box", sessions: [target.id] }));
   await settle(30);
   const [card] = await desk.stores.cards.listCards({ status: "pending" });
