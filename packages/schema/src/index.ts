@@ -312,7 +312,6 @@ export {
   OwnerUnsubscribeResultSchema,
 } from "./owner/subscriptions";
 export {
-  PEER_FEATURES,
   type PeerEventsPage,
   PeerEventsPageSchema,
   type PeerEventsQuery,
@@ -330,6 +329,13 @@ export {
   type PeerUpdateChanges,
   PeerUpdateChangesSchema,
 } from "./peer";
+export {
+  PEER_FEATURE_GATES,
+  PEER_FEATURES,
+  type PeerFeature,
+  type PeerFeatureGate,
+  peerFeatureGate,
+} from "./peer-features";
 export {
   type GroupInfo,
   GroupInfoSchema,

@@ -8,7 +8,7 @@ import { ModeSchema, QuestionStatusSchema } from "./vocabulary";
 
 // The peer surface (/v1/peer, DESIGN §4): what one relay sends another.
 
-/** GET /v1/peer/info. `features` lets the caller gate calls on what the peer supports. */
+/** GET /v1/peer/info. `features` lets the caller gate calls on what the peer supports (PEER_FEATURES). */
 export const PeerInfoSchema = z.object({
   name: z.string().min(1),
   version: z.string().min(1),
@@ -110,9 +110,6 @@ export const PeerPreflightSchema = z.object({
     .optional(),
 });
 export type PeerPreflight = z.infer<typeof PeerPreflightSchema>;
-
-/** The peer surface's feature names (GET /v1/peer/info): what a caller may rely on. */
-export const PEER_FEATURES = ["tool", "preflight"] as const;
 
 /** Query of GET /v1/peer/subscriptions/:id/events (replay after a link loss, R-PAIR-04). */
 export const PeerEventsQuerySchema = z.object({

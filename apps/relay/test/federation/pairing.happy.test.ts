@@ -41,7 +41,17 @@ describe("pairing over the owner API (DESIGN §4 pairing), happy paths", { timeo
     expect(await response.json()).toEqual({
       name: "build-box",
       version: RELAY_VERSION,
-      features: ["tool", "preflight"],
+      // R-RTO-08, R-BILL-05, R-CGRP-07(d), R-UPD-28, R-QCHK-06, R-PAIR-05: what paired relays gate calls on.
+      features: [
+        "tool",
+        "preflight",
+        "read_task_output",
+        "billing_switch",
+        "create_session_group",
+        "update_session",
+        "session_questions",
+        "subscriptions",
+      ],
     });
   });
 
