@@ -29,7 +29,8 @@ import { refuse } from "../actions/refusal";
 import { cappedWait } from "../actions/waiting";
 import type { ToolResult } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
-import { notePeerAnswered, peerStatus, problemOf } from "./peer-status";
+import { refuseUnsupportedCall } from "./feature-gate";
+import { notePeerAnswered, peerStatus, problemOf, seenAs } from "./peer-status";
 import { forwardSubscriptionCall, isSubscriptionCall } from "./remote-subscriptions";
 
 /** How long a preflight, or a call that does not wait, may take on the other relay. */
@@ -106,7 +107,11 @@ async function exchange(
       timeoutMs,
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
-    await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, { answered: true, problem: null });
+    await notePeerAnswered(ctx.deps, ctx.live.peerStatus, peer, {
+      answered: true,
+      problem: null,
+      problemCode: null,
+    });
     return result;
   } catch (error) {
     if (!isRelayError(error)) {
@@ -153,10 +158,11 @@ function relabel(result: RelayToolResultEnvelope, peer: PeerRecord, notes: reado
 /**
  * Runs the call on a paired relay (§3, §4, §6). This relay decides first, for its own
  * conversation: the lock (R-LOCK-04), the pairing's level (GAP-03), the hop rule (R-HOP-01), one
- * level (R-LOCAL-03), and the cards its owner must answer (GAP-04). When a card is needed, the
- * other relay first checks the whole call without doing anything (model, group, folder, who
- * started the session: R-MDL-01, R-CGRP-05, R-UPD-13), so the card comes after those checks and
- * names what they found; then the call runs there. The other relay applies its own side: Accept
+ * level (R-LOCAL-03), whether the other relay supports the call (its features, R-RTO-08 and the
+ * other gates of PEER_FEATURE_GATES), and the cards its owner must answer (GAP-04). When a card is
+ * needed, the other relay first checks the whole call without doing anything (model, group,
+ * folder, who started the session: R-MDL-01, R-CGRP-05, R-UPD-13), so the card comes after those
+ * checks and names what they found; then the call runs there. The other relay applies its own side: Accept
  * prompts (R-PERM-07), the hop rule again, and R-UPD-12.
  */
 export function forwardCall(
@@ -181,13 +187,15 @@ export function forwardCall(
  */
 async function forwardToPeer(
   ctx: ActionContext,
-  peer: PeerRecord,
+  paired: PeerRecord,
   call: RelayToolCall,
   input: unknown,
   localDetails?: CardDetails,
   localChecks?: () => Promise<void>,
 ): Promise<ToolResult> {
   const { stores } = ctx.deps;
+  // What the peer said of itself, once this call asks it (the row may be older).
+  let peer = paired;
   const caller = await ctx.loadCaller();
   // Reading never asks the owner: no card or counter query on the read path.
   const writes = isWrite({ action: call.action, forOtherSession: forOtherSession(ctx, call) });
@@ -222,6 +230,11 @@ async function forwardToPeer(
   if (decision.kind === "refuse") {
     refuse(decision.code, decision.message);
   }
+  // A relay too old for the call hears nothing of it, and the owner gets no card for it.
+  const gateStatus = await refuseUnsupportedCall(ctx, peer, call);
+  if (gateStatus !== undefined) {
+    peer = seenAs(peer, gateStatus);
+  }
   await localChecks?.();
   const asked = waitSecondsOf(call);
   const wait = asked === undefined ? undefined : cappedWait(ctx, asked);
@@ -234,6 +247,7 @@ async function forwardToPeer(
 
   if (decision.kind === "ask") {
     const status = await peerStatus(ctx.deps, ctx.live.peerStatus, peer);
+    peer = seenAs(peer, status);
     // A relay without preflight would run the call: ask the owner first, with what is known here.
     if (status.features?.includes("preflight") !== false) {
       const checked = await exchange(

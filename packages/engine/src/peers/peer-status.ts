@@ -1,4 +1,5 @@
 import { isRelayError } from "@oar/core";
+import type { ErrorCode } from "@oar/schema";
 import type { EngineDeps } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
 
@@ -9,6 +10,12 @@ export interface PeerStatus {
   readonly features: readonly string[] | null;
   /** Why it cannot be used, when it cannot: it does not answer, or it answers and refuses this relay. */
   readonly problem: string | null;
+  /**
+   * The code a call to it gets while that lasts (R-ERR-04, "its usual code"):
+   * REMOTE_RELAY_UNREACHABLE when it does not answer, its own refusal's code when it answers and
+   * refuses; null without a problem.
+   */
+  readonly problemCode: ErrorCode | null;
 }
 
 /** How long a peer's answer to GET /v1/peer/info stands for it. */
@@ -42,27 +49,41 @@ export function createPeerStatusCache(): PeerStatusCache {
 /** What the row says of the peer, without asking it: online when its last answer came after its last failure. */
 export function knownStatus(peer: PeerRecord): PeerStatus {
   const online = peer.lastSeenAt !== null && (peer.linkLostAt === null || peer.lastSeenAt >= peer.linkLostAt);
-  return { online, version: peer.version, features: peer.features, problem: null };
+  return { online, version: peer.version, features: peer.features, problem: null, problemCode: null };
 }
 
 /** What an exchange that failed says of the peer: it answered and refused, or it did not answer. */
-export function problemOf(error: unknown): { readonly answered: boolean; readonly problem: string } {
+export function problemOf(error: unknown): {
+  readonly answered: boolean;
+  readonly problem: string;
+  readonly problemCode: ErrorCode;
+} {
   if (isRelayError(error) && error.code === "REMOTE_RELAY_AUTH") {
-    return { answered: true, problem: "it refuses this relay's token: pair again with a new invite from it" };
+    return {
+      answered: true,
+      problem: "it refuses this relay's token: pair again with a new invite from it",
+      problemCode: "REMOTE_RELAY_AUTH",
+    };
   }
   if (isRelayError(error) && !error.isLocal()) {
-    return { answered: true, problem: error.message };
+    return { answered: true, problem: error.message, problemCode: error.code as ErrorCode };
   }
   return {
     answered: false,
     problem: `it does not answer (${error instanceof Error ? error.message : String(error)})`,
+    problemCode: "REMOTE_RELAY_UNREACHABLE",
   };
 }
 
 async function ask(deps: EngineDeps, peer: PeerRecord): Promise<PeerStatus> {
   const { peerLink, clock, stores } = deps;
   if (!peerLink) {
-    return { ...knownStatus(peer), online: false, problem: "this relay has no network to paired relays" };
+    return {
+      ...knownStatus(peer),
+      online: false,
+      problem: "this relay has no network to paired relays",
+      problemCode: "REMOTE_RELAY_UNREACHABLE",
+    };
   }
   try {
     const info = await peerLink.info({ name: peer.name, url: peer.url, token: peer.token });
@@ -73,13 +94,13 @@ async function ask(deps: EngineDeps, peer: PeerRecord): Promise<PeerStatus> {
       features: info.features,
       at: clock.now(),
     });
-    return { online: true, version: info.version, features: info.features, problem: null };
+    return { online: true, version: info.version, features: info.features, problem: null, problemCode: null };
   } catch (error) {
-    const { answered, problem } = problemOf(error);
+    const { answered, problem, problemCode } = problemOf(error);
     if (!answered) {
       await stores.peers.recordPeerLost({ name: peer.name, at: clock.now() });
     }
-    return { online: answered, version: peer.version, features: peer.features, problem };
+    return { online: answered, version: peer.version, features: peer.features, problem, problemCode };
   }
 }
 
@@ -105,9 +126,13 @@ export function notePeerAnswered(
   deps: EngineDeps,
   cache: PeerStatusCache,
   peer: PeerRecord,
-  outcome: { readonly answered: boolean; readonly problem: string | null },
+  outcome: {
+    readonly answered: boolean;
+    readonly problem: string | null;
+    readonly problemCode: ErrorCode | null;
+  },
 ): Promise<void> {
-  const { answered, problem } = outcome;
+  const { answered, problem, problemCode } = outcome;
   const now = deps.clock.now();
   if (answered && problem === null && peer.version === null) {
     // Never asked who it is: the next status asks it.
@@ -115,7 +140,10 @@ export function notePeerAnswered(
     return Promise.resolve();
   }
   const was = knownStatus(peer);
-  cache.set(peer.name, { at: now, status: Promise.resolve({ ...was, online: answered, problem }) });
+  cache.set(peer.name, {
+    at: now,
+    status: Promise.resolve({ ...was, online: answered, problem, problemCode }),
+  });
   if (!answered) {
     return deps.stores.peers.recordPeerLost({ name: peer.name, at: now });
   }
@@ -129,4 +157,13 @@ export function notePeerAnswered(
         features: peer.features ?? [],
         at: now,
       });
+}
+
+/**
+ * The pairing's record with what the peer said of itself in `status`, which may be newer than the
+ * row the call loaded (it asked GET /v1/peer/info meanwhile): what a later exchange notes of the
+ * peer then keeps that version and those features, not the row's older ones.
+ */
+export function seenAs(peer: PeerRecord, status: PeerStatus): PeerRecord {
+  return status.version === null ? peer : { ...peer, version: status.version, features: status.features };
 }
