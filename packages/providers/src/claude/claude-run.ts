@@ -100,8 +100,8 @@ export function lostConversation(run: ClaudeRun): boolean {
 /**
  * A run writes a result line per answer: one for the prompt, and one more each time a
  * background task the model started ends and the CLI, which waits for them before it exits,
- * wakes the model with it. Their usage counts since the line before; the cost is the run's
- * total so far. The last line says whether the run failed.
+ * wakes the model with it. Their usage counts since the line before; the cost is the
+ * conversation's running total so far (earlier runs included). The last line says whether the run failed.
  */
 export function mergeResults(results: readonly ClaudeResult[]): ClaudeResult | undefined {
   const last = results.at(-1);

@@ -4,6 +4,7 @@ import { lostConversation, runClaudeOnce, runFailure } from "./claude-run";
 import { goOnPrompt } from "./permission-cards";
 import { decideDenials } from "./permission-decisions";
 import { type ClaudeProviderState, claudeProviderStateJson } from "./provider-state";
+import { countRun } from "./run-cost";
 import { createTranscript, lostConversationLine } from "./transcript";
 import { createTurnReply } from "./turn-reply";
 
@@ -57,13 +58,16 @@ export async function runClaudeTurn(
       signal: ctx.signal,
       write: transcript.write,
     });
-    if (run.sessionId !== undefined && run.sessionId !== ctx.state.claudeSessionId) {
-      ctx.state = { ...ctx.state, claudeSessionId: run.sessionId };
-      await io.saveProviderState(claudeProviderStateJson(ctx.state));
-    }
+    const counted = countRun(ctx.state, run);
+    // Counted before the new total is kept: a failure between the two counts this run again with
+    // the next one rather than never, which keeps the monthly cap on the safe side.
     if (run.result !== undefined) {
-      const { costUsd, inputTokens, outputTokens } = run.result;
-      await io.reportUsage({ costUsd, inputTokens, outputTokens });
+      const { inputTokens, outputTokens } = run.result;
+      await io.reportUsage({ costUsd: counted.costUsd, inputTokens, outputTokens });
+    }
+    if (counted.state !== ctx.state) {
+      ctx.state = counted.state;
+      await io.saveProviderState(claudeProviderStateJson(ctx.state));
     }
     if (run.exit.aborted) {
       return { status: "stopped", ...reply.partial(run.text) };

@@ -28,7 +28,7 @@ describe("claude-api against the real CLI: background shells", { timeout: CLAUDE
 
     expect(await outcome).toEqual({ status: "done", reply: "Started the wait.\nThe wait is over." });
     expect(bed.fake.messageRequests).toHaveLength(3);
-    // Two result lines: tokens add up, the cost is the CLI's running total.
+    // Two result lines: tokens add up; the cost is the CLI's running total, all of it new in a first turn.
     expect(io.usages).toEqual([{ costUsd: expect.any(Number), inputTokens: 300, outputTokens: 60 }]);
   });
 

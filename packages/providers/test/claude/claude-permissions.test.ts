@@ -36,7 +36,11 @@ describe("claude-api against the real CLI: tools the CLI may not run alone", {
       reply: "I was not allowed to create the marker.\nCreated marker.txt.",
     });
     expect(existsSync(join(bed.cwd, "marker.txt"))).toBe(true);
-    expect(io.savedStates.at(-1)).toEqual({ claudeSessionId: expect.any(String), allowedTools: ["Bash"] });
+    expect(io.savedStates.at(-1)).toEqual({
+      claudeSessionId: expect.any(String),
+      allowedTools: ["Bash"],
+      conversationCost: { claudeSessionId: expect.any(String), totalUsd: expect.any(Number) },
+    });
     // The second run went on with the same conversation, told what the owner allowed.
     expect(conversationOf(bed.fake.messageRequests[2])).toContain("Create marker.txt.");
     expect(conversationOf(bed.fake.messageRequests[2])).toContain("The owner allowed Bash; go on.");

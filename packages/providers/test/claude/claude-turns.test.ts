@@ -18,10 +18,18 @@ describe("claude-api against the real CLI: turns", { timeout: CLAUDE_TEST_TIMEOU
 
     expect(outcome).toEqual({ status: "done", reply: "Hello from the fake model." });
     expect(io.streamed.join("")).toBe("Hello from the fake model.");
-    expect(io.savedStates).toEqual([{ claudeSessionId: expect.stringMatching(UUID), allowedTools: [] }]);
     expect(io.usages).toHaveLength(1);
     expect(io.usages[0]).toMatchObject({ inputTokens: 100, outputTokens: 20 });
     expect(io.usages[0]?.costUsd).toBeGreaterThan(0);
+    const claudeSessionId = expect.stringMatching(UUID);
+    // The CLI's running total is kept with its conversation, so the next run counts only what it adds.
+    expect(io.savedStates).toEqual([
+      {
+        claudeSessionId,
+        allowedTools: [],
+        conversationCost: { claudeSessionId, totalUsd: io.usages[0]?.costUsd },
+      },
+    ]);
     expect(bed.fake.messageRequests).toHaveLength(1);
     expect(bodyOf(bed.fake.messageRequests[0]).model).toBe("claude-sonnet-5-5");
     expect(conversationOf(bed.fake.messageRequests[0])).toContain("Say hello in one line.");
@@ -57,8 +65,15 @@ describe("claude-api against the real CLI: turns", { timeout: CLAUDE_TEST_TIMEOU
     expect(conversation).toContain("First question: pick a colour.");
     expect(conversation).toContain("The first answer.");
     expect(conversation).toContain("Second question: why that one?");
-    // Resuming keeps the CLI's session, so there is nothing new to save.
-    expect(second.savedStates).toEqual([]);
+    // Resuming keeps the CLI's session: only its new running total is saved.
+    const claudeSessionId = (first.savedStates[0] as { claudeSessionId: string }).claudeSessionId;
+    expect(second.savedStates).toEqual([
+      {
+        claudeSessionId,
+        allowedTools: [],
+        conversationCost: { claudeSessionId, totalUsd: expect.any(Number) },
+      },
+    ]);
   });
 
   it("resumes from the saved provider state in a new worker (a relay restart)", async () => {
@@ -89,8 +104,13 @@ describe("claude-api against the real CLI: turns", { timeout: CLAUDE_TEST_TIMEOU
     const warning = `⚠️ Claude Code no longer has this session's conversation (${gone}), so this turn starts a new one without the earlier messages.`;
     expect(outcome).toEqual({ status: "done", reply: `${warning}\nStarting afresh.` });
     expect(io.streamed.join("")).toBe(`${warning}\nStarting afresh.`);
-    expect(io.savedStates).toEqual([{ claudeSessionId: expect.stringMatching(UUID), allowedTools: [] }]);
-    expect(io.savedStates[0]).not.toEqual({ claudeSessionId: gone, allowedTools: [] });
+    const claudeSessionId = expect.stringMatching(UUID);
+    expect(io.savedStates.at(-1)).toEqual({
+      claudeSessionId,
+      allowedTools: [],
+      conversationCost: { claudeSessionId, totalUsd: expect.any(Number) },
+    });
+    expect((io.savedStates.at(-1) as { claudeSessionId: string }).claudeSessionId).not.toBe(gone);
   });
 
   it("ends the turn in error with the API's message when the API refuses the request", async () => {
