@@ -16,6 +16,7 @@ import { newApp } from "./http/app";
 import { OpenStreams } from "./http/owner-event-stream";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
+import { thisRunnerProcess } from "./runner-process";
 import { nodeTokenSecrets } from "./token-secrets";
 import { RELAY_VERSION } from "./version";
 
@@ -67,6 +68,8 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const logger = overrides.logger ?? consoleLogger;
   const childEnv = overrides.childEnv ?? childEnvironment();
   let relayUrl: string | undefined;
+  // Its lease names this process, so that a relay started here after a crash ends its turns at once.
+  const runnerProcess = thisRunnerProcess();
   const engine = createEngine({
     stores: storage.stores,
     providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
@@ -87,6 +90,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     approvalCards: overrides.approvalCards ?? true,
     // Several relay processes may share a Postgres database; the embedded one is locked to this one.
     sharedStore: storage.driver === "postgres",
+    ...(runnerProcess === undefined ? {} : { runnerProcess }),
     secrets: nodeTokenSecrets,
     allowedRoots: config.allowedRoots,
     folders: createFolderResolver(),

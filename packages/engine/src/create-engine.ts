@@ -78,6 +78,7 @@ export function createEngine(given: EngineDeps): Engine {
     callTool: (sessionId, input) => engine.execute(sessionId, input),
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
     ...(deps.sharedStore === undefined ? {} : { sharedStore: deps.sharedStore }),
+    ...(deps.runnerProcess === undefined ? {} : { runnerProcess: deps.runnerProcess }),
   });
   // What the dispatcher and the schedule runner both work with: due work that queues turns.
   const dueWork = {

@@ -44,6 +44,7 @@ import type { TaskStore } from "./ports/task-store";
 import type { TokenRecord, TokenStore } from "./ports/token-store";
 import type { ToolCallStore } from "./ports/tool-call-store";
 import type { InboxItem } from "./questions/question-views";
+import type { RunnerProcess } from "./runtime/runner-lease";
 import type { PendingQuestionView } from "./runtime/session-runtime";
 import type { TokenSecrets } from "./tokens/token-secrets";
 
@@ -130,6 +131,12 @@ export interface EngineDeps {
    * locked to one process, so at start every turn left running is known to be orphaned.
    */
   readonly sharedStore?: boolean;
+  /**
+   * This relay process (host and pid) and how it tells whether another pid of its host runs: with
+   * `sharedStore`, the turns of a relay process of this host that is gone end at once (at start,
+   * or at the next heartbeat) instead of when its lease expires. Absent: only expiry ends them.
+   */
+  readonly runnerProcess?: RunnerProcess;
   /** How tokens are made and hashed; default the platform's Web Crypto. */
   readonly secrets?: TokenSecrets;
   /** The network to paired relays; absent, every paired relay is unreachable (and says so). */

@@ -27,7 +27,14 @@ export type {
   NewGroup,
 } from "./ports/group-store";
 export type { JsonObject, JsonValue } from "./ports/json";
-export type { Lease, LeaseRefusal, LeaseRequest, LeaseStore } from "./ports/lease-store";
+export type {
+  Lease,
+  LeaseAcquisition,
+  LeaseProcess,
+  LeaseRefusal,
+  LeaseRequest,
+  LeaseStore,
+} from "./ports/lease-store";
 export type { PeerAddress, PeerLink } from "./ports/peer-link";
 export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
 export type {
@@ -86,6 +93,7 @@ export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";
 export type { ToolCallRecord, ToolCallStore } from "./ports/tool-call-store";
 export type { InboxItem } from "./questions/question-views";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
+export type { RunnerProcess } from "./runtime/runner-lease";
 export type {
   EnqueuePrompt,
   PendingQuestionView,

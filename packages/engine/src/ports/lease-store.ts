@@ -10,6 +10,17 @@ export interface Lease {
   readonly owner: string;
   readonly fencingToken: number;
   readonly expiresAt: number;
+  /** The process holding it, as it said when it took the lease; `null` when it did not say. */
+  readonly process: LeaseProcess | null;
+}
+
+/**
+ * A process as another one on its host can check it: `host` names the pid space (two processes
+ * with the same `host` see each other's pids), `pid` is the process there.
+ */
+export interface LeaseProcess {
+  readonly host: string;
+  readonly pid: number;
 }
 
 /** Why a lease was refused: who holds it now (`null` when nobody ever took it). */
@@ -24,13 +35,19 @@ export interface LeaseRequest {
   readonly now: number;
 }
 
+export interface LeaseAcquisition extends LeaseRequest {
+  /** Recorded on the lease (its `process`), so that a process of the same host can tell it died. */
+  readonly process?: LeaseProcess;
+}
+
 export interface LeaseStore {
   /**
    * Takes the lease when it is free, expired (`expiresAt <= now`) or already this owner's. A
-   * live lease re-acquired by its owner keeps its token; any other taking raises the token.
+   * live lease re-acquired by its owner keeps its token; any other taking raises the token. The
+   * lease records `process` (null without it).
    */
-  acquireLease(request: LeaseRequest): Promise<Result<Lease, LeaseRefusal>>;
-  /** Extends the lease while `owner` and `fencingToken` still name the holder. */
+  acquireLease(request: LeaseAcquisition): Promise<Result<Lease, LeaseRefusal>>;
+  /** Extends the lease while `owner` and `fencingToken` still name the holder; its `process` stays. */
   renewLease(request: LeaseRequest & { readonly fencingToken: number }): Promise<Result<Lease, LeaseRefusal>>;
   /** Lets the lease go at `now`; false when this owner and token no longer hold it. */
   releaseLease(input: {
@@ -41,6 +58,8 @@ export interface LeaseStore {
   }): Promise<boolean>;
   /** The last holder, expired or not. */
   getLease(name: string): Promise<Lease | null>;
+  /** The leases named `prefix…`, live and expired, in no set order. */
+  listLeases(input: { readonly prefix: string }): Promise<Lease[]>;
   /** The leases named `prefix…` that expired at or before `now`, oldest expiry first. */
   listExpiredLeases(input: { readonly prefix: string; readonly now: number }): Promise<Lease[]>;
   /**

@@ -11,7 +11,7 @@ import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
 import { createQueueDriver } from "./queue-driver";
 import { recoverAtStart, recoverExpiredRunners, undrivenQueues } from "./recovery";
-import { createRunnerLease } from "./runner-lease";
+import { createRunnerLease, type RunnerProcess } from "./runner-lease";
 import { createRunningTurns } from "./running-turns";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
 import type { SessionRuntime } from "./session-runtime";
@@ -50,6 +50,13 @@ export interface SessionRuntimeOptions {
    * look for turns other processes end. Default false: this process is the stores' only user.
    */
   readonly sharedStore?: boolean;
+  /**
+   * This process (host and pid) and how it tells whether another pid of its host runs: with
+   * shared stores, the turns of a relay process of this host that is gone (kill -9, a crash) end
+   * at once, at start or at the next heartbeat, instead of when its lease expires. Default none:
+   * other processes' turns end when their leases expire.
+   */
+  readonly runnerProcess?: RunnerProcess;
 }
 
 /** The session runtime of this process: turn queues, workers, waits and question cards. */
@@ -78,6 +85,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
       options.maxTurnSeconds ?? (async () => (await readSettings(options.stores.settings)).maxTurnSeconds),
     isClosed: () => closed,
     sharedStore: options.sharedStore ?? false,
+    runnerProcess: options.runnerProcess,
     runner: () => lease.current(),
   };
   const outputDir = options.taskOutputDir ?? join(tmpdir(), "oar-relay-tasks");

@@ -56,11 +56,44 @@ export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
 }
 
 /**
- * The turns of relay processes whose lease expired end as `error`. Each lease is retired and its
- * turns failed in one change, by exactly one process (the one whose retirement succeeds), and
- * the old holder can no longer renew it. Returns the sessions whose turns ended.
+ * Lets go, on their holders' behalf, the live runner leases of processes of this host that are
+ * gone: their pid no longer runs, or is this process's own (a pid a new process got again). Such
+ * a holder never renews, so its turns need not wait for the expiry. A lease of another host, or
+ * of a pid that runs, is left to expire: from here its holder may be alive.
+ */
+async function letGoOfDeadHolders(ctx: RuntimeContext, own: string | undefined): Promise<void> {
+  const self = ctx.runnerProcess;
+  if (self === undefined) {
+    return;
+  }
+  const now = ctx.clock.now();
+  for (const lease of await ctx.stores.leases.listLeases({ prefix: RUNNER_LEASE_PREFIX })) {
+    const holder = lease.process;
+    if (lease.name === own || lease.expiresAt <= now || holder === null || holder.host !== self.host) {
+      continue;
+    }
+    if (holder.pid !== self.pid && self.isAlive(holder.pid)) {
+      continue;
+    }
+    // As its holder would at shutdown: the row stays, expired, and is retired below like any other.
+    const { name, owner, fencingToken } = lease;
+    if (await ctx.stores.leases.releaseLease({ name, owner, fencingToken, now })) {
+      ctx.logger.info("A relay process of this host is gone; its lease ends now.", {
+        lease: lease.name,
+        pid: holder.pid,
+      });
+    }
+  }
+}
+
+/**
+ * The turns of relay processes whose lease expired, or that are known gone (this host, pid not
+ * running), end as `error`. Each lease is retired and its turns failed in one change, by exactly
+ * one process (the one whose retirement succeeds), and the old holder can no longer renew it.
+ * Returns the sessions whose turns ended.
  */
 export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | undefined): Promise<string[]> {
+  await letGoOfDeadHolders(ctx, own);
   const now = ctx.clock.now();
   const expired = await ctx.stores.leases.listExpiredLeases({ prefix: RUNNER_LEASE_PREFIX, now });
   const sessions = new Set<string>();

@@ -1,3 +1,4 @@
+import type { LeaseProcess } from "../ports/lease-store";
 import type { TurnRunner } from "../ports/session-store";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
 import { isOutage } from "./until-it-lands";
@@ -11,6 +12,16 @@ export const RUNNER_LEASE_PREFIX = "runner:";
 export const RUNNER_LEASE_TTL_MS = 15_000;
 /** Renewals, recovery of expired runners and the look for queues nobody drives, this often. */
 export const RUNNER_HEARTBEAT_MS = 5_000;
+
+/**
+ * This relay process as its runner lease names it, and how it checks another process of its
+ * host: a lease of this `host` whose pid is gone belongs to a process that will never renew it,
+ * so its turns are recovered at once instead of when it expires.
+ */
+export interface RunnerProcess extends LeaseProcess {
+  /** Whether the process with this pid (on this host) still runs. */
+  readonly isAlive: (pid: number) => boolean;
+}
 
 export interface RunnerLease {
   /** The runner turns are claimed under now; undefined until started, or while a new lease is sought. */
@@ -36,11 +47,13 @@ export function createRunnerLease(ctx: RuntimeContext, hooks: RunnerLeaseHooks):
   const acquire = async () => {
     const owner = ctx.ids.next("runner");
     const name = `${RUNNER_LEASE_PREFIX}${owner}`;
+    const self = ctx.runnerProcess;
     const taken = await leases.acquireLease({
       name,
       owner,
       ttlMs: RUNNER_LEASE_TTL_MS,
       now: ctx.clock.now(),
+      ...(self === undefined ? {} : { process: { host: self.host, pid: self.pid } }),
     });
     // A name never used before is always free.
     if (taken.ok) {

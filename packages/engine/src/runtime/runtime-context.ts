@@ -3,6 +3,7 @@ import type { EngineStores } from "../engine";
 import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import type { TurnRunner } from "../ports/session-store";
 import type { TaskHost } from "../tasks/task-host";
+import type { RunnerProcess } from "./runner-lease";
 
 /** What every part of the runtime works with: the options, resolved. */
 export interface RuntimeContext {
@@ -25,6 +26,8 @@ export interface RuntimeContext {
   readonly maxTurnSeconds: () => Promise<number>;
   /** Other relay processes use the same stores (DESIGN §9): recover by lease, poll for their changes. */
   readonly sharedStore: boolean;
+  /** This process as its runner lease names it; undefined: other runners' leases end only by expiry. */
+  readonly runnerProcess: RunnerProcess | undefined;
   /** The lease turns are claimed under now (undefined while this process seeks a new one). */
   readonly runner: () => TurnRunner | undefined;
   /** After close() nothing is written any more: the stores' owner closes them next. */

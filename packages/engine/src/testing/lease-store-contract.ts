@@ -130,6 +130,45 @@ export function runLeaseStoreContract(setup: ContractSetup<ContractFixture<Lease
       expect(await store().listExpiredLeases({ prefix: "runner_", now: T0 + TTL * 2 })).toEqual([]);
     });
 
+    it("records the process its holder names (null when none); renewal keeps it, a new holder's replaces it", async () => {
+      const box1 = { host: "box-1", pid: 4242 };
+      const taken = await store().acquireLease({
+        name: "runner:a",
+        owner: "a",
+        ttlMs: TTL,
+        now: T0,
+        process: box1,
+      });
+      expect(taken).toMatchObject({ ok: true, value: { process: box1 } });
+      expect(await store().getLease("runner:a")).toMatchObject({ process: box1 });
+      if (taken.ok) {
+        expect(await store().renewLease({ ...taken.value, ttlMs: TTL, now: T0 + 1 })).toMatchObject({
+          ok: true,
+          value: { process: box1 },
+        });
+      }
+      const box2 = { host: "box-2", pid: 7 };
+      await store().acquireLease({
+        name: "runner:a",
+        owner: "b",
+        ttlMs: TTL,
+        now: T0 + 2 * TTL,
+        process: box2,
+      });
+      expect(await store().getLease("runner:a")).toMatchObject({ owner: "b", process: box2 });
+      expect((await acquired("c", T0, "runner:c")).process).toBeNull();
+    });
+
+    it("lists the leases of a prefix, live and expired", async () => {
+      await acquired("a", T0, "runner:a");
+      await acquired("b", T0 + TTL, "runner:b");
+      await acquired("x", T0, "poller_1");
+      const listed = await store().listLeases({ prefix: "runner:" });
+      expect(listed.map((lease) => lease.name).sort()).toEqual(["runner:a", "runner:b"]);
+      expect(listed.find((lease) => lease.name === "runner:b")).toEqual(await store().getLease("runner:b"));
+      expect(await store().listLeases({ prefix: "runner_" })).toEqual([]);
+    });
+
     it("retires an expired lease once; its holder can no longer renew it", async () => {
       const lease = await acquired("relay-a", T0, "runner:a");
       const retire = (now: number, fencingToken = lease.fencingToken) =>

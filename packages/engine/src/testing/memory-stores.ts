@@ -80,14 +80,14 @@ export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
   const leases = new Map<string, Lease>();
   return {
     snapshot: () => snapshotOf(leases),
-    async acquireLease({ name, owner, ttlMs, now }) {
+    async acquireLease({ name, owner, ttlMs, now, process }) {
       const current = leases.get(name);
       const live = current !== undefined && current.expiresAt > now;
       if (live && current.owner !== owner) {
         return err({ holder: current });
       }
       const fencingToken = live ? current.fencingToken : (current?.fencingToken ?? 0) + 1;
-      const lease: Lease = { name, owner, fencingToken, expiresAt: now + ttlMs };
+      const lease: Lease = { name, owner, fencingToken, expiresAt: now + ttlMs, process: process ?? null };
       leases.set(name, lease);
       return ok(lease);
     },
@@ -111,6 +111,9 @@ export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
     },
     async getLease(name) {
       return leases.get(name) ?? null;
+    },
+    async listLeases({ prefix }) {
+      return [...leases.values()].filter((lease) => lease.name.startsWith(prefix));
     },
     async listExpiredLeases({ prefix, now }) {
       return [...leases.values()]

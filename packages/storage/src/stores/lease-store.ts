@@ -8,7 +8,13 @@ import { instantParam, mapFirst, toDate, toMs } from "./rows";
 type LeaseRow = typeof leases.$inferSelect;
 
 function toLease(row: LeaseRow): Lease {
-  return { name: row.name, owner: row.owner, fencingToken: row.fencingToken, expiresAt: toMs(row.expiresAt) };
+  return {
+    name: row.name,
+    owner: row.owner,
+    fencingToken: row.fencingToken,
+    expiresAt: toMs(row.expiresAt),
+    process: row.host === null || row.pid === null ? null : { host: row.host, pid: row.pid },
+  };
 }
 
 export function createLeaseStore(db: Database): LeaseStore {
@@ -18,14 +24,22 @@ export function createLeaseStore(db: Database): LeaseStore {
     and(eq(leases.name, name), eq(leases.owner, owner), eq(leases.fencingToken, fencingToken));
 
   return {
-    async acquireLease({ name, owner, ttlMs, now }) {
+    async acquireLease({ name, owner, ttlMs, now, process }) {
       const at = instantParam(now);
       // One statement decides: the row lock of ON CONFLICT serializes contenders, and each sees the
       // winner's row. Only a live lease re-taken by its own owner keeps its token.
       const keeps = sql`${leases.owner} = excluded.owner and ${leases.expiresAt} > ${at}`;
       const rows = await db
         .insert(leases)
-        .values({ name, owner, fencingToken: 1, acquiredAt: toDate(now), expiresAt: toDate(now + ttlMs) })
+        .values({
+          name,
+          owner,
+          fencingToken: 1,
+          acquiredAt: toDate(now),
+          expiresAt: toDate(now + ttlMs),
+          host: process?.host ?? null,
+          pid: process?.pid ?? null,
+        })
         .onConflictDoUpdate({
           target: leases.name,
           set: {
@@ -33,6 +47,8 @@ export function createLeaseStore(db: Database): LeaseStore {
             fencingToken: sql`case when ${keeps} then ${leases.fencingToken} else ${leases.fencingToken} + 1 end`,
             acquiredAt: sql`case when ${keeps} then ${leases.acquiredAt} else excluded.acquired_at end`,
             expiresAt: sql`excluded.expires_at`,
+            host: sql`excluded.host`,
+            pid: sql`excluded.pid`,
           },
           setWhere: sql`${leases.owner} = excluded.owner or ${leases.expiresAt} <= ${at}`,
         })
@@ -62,6 +78,14 @@ export function createLeaseStore(db: Database): LeaseStore {
     },
 
     getLease,
+
+    async listLeases({ prefix }) {
+      const rows = await db
+        .select()
+        .from(leases)
+        .where(like(leases.name, `${escapeLike(prefix)}%`));
+      return rows.map(toLease);
+    },
 
     async listExpiredLeases({ prefix, now }) {
       const rows = await db

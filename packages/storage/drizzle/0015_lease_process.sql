@@ -1,0 +1,2 @@
+ALTER TABLE "leases" ADD COLUMN "host" text;--> statement-breakpoint
+ALTER TABLE "leases" ADD COLUMN "pid" integer;
