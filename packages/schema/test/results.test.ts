@@ -11,6 +11,7 @@ import {
   SendResultSchema,
   SubscribeResultSchema,
   UpdateSessionResultSchema,
+  UsageResultSchema,
 } from "../src/index";
 
 // The spec's example results (R-CALL-05: main fields only). Where an example leaves out a field
@@ -224,6 +225,37 @@ describe("result schemas follow the spec's examples", () => {
       summary: "ask → desk: question ask_7d2… pending",
     };
     expect(AskResultSchema.parse(result)).toEqual(result);
+  });
+
+  it("R-USAGE-02: usage gives each provider's counters and names those that are estimates", () => {
+    const result = {
+      ok: true,
+      relay: "desk",
+      summary: "usage → desk: 2 providers, 1 tracked",
+      providers: [
+        {
+          provider: "claude-api",
+          status: "ok",
+          unit: "usd",
+          consumed: 0.0016,
+          allocation: 50,
+          remaining: 49.9984,
+          utilization: 0,
+          inputTokens: 400,
+          outputTokens: 80,
+          resetAt: "2026-02-01T00:00:00.000Z",
+          estimated: ["consumed", "remaining", "utilization"],
+          estimateNote: "Claude Code's estimate from its own price table, not the bill.",
+        },
+        { provider: "script", status: "not_tracked" },
+      ],
+    };
+    expect(UsageResultSchema.parse(result)).toEqual(result);
+    const entry = (fields: Record<string, unknown>) =>
+      UsageResultSchema.safeParse({ ...result, providers: [{ provider: "p", status: "ok", ...fields }] })
+        .success;
+    expect(entry({ estimated: ["resetAt"] })).toBe(false);
+    expect(entry({ inputTokens: 1.5 })).toBe(false);
   });
 
   it("R-CALL-03: every result schema needs ok, relay and a one-line summary", () => {

@@ -27,6 +27,12 @@ export interface ProviderInfo {
   readonly notConfigured?: string;
   /** A monthly spending cap in USD (`claude-api`): past it, prompts are refused (R-BILL-04/06). */
   readonly monthlyCapUsd?: number;
+  /**
+   * How the provider works out the cost it reports, when that is an estimate and not a bill
+   * (Claude Code prices the tokens from its own table): `usage` names the cost figures as
+   * estimated and gives this text. Without it the reported cost is taken as exact.
+   */
+  readonly costEstimate?: string;
 }
 
 /** The session a worker runs for, as it is when the worker starts. */
@@ -60,6 +66,7 @@ export interface AgentAccess {
 
 /** Cost and tokens of one turn, as the provider's agent reported them (§10 usage). */
 export interface TurnUsage {
+  /** What this report adds, in USD: not a running total (the month adds the reports up). */
   readonly costUsd?: number;
   readonly inputTokens?: number;
   readonly outputTokens?: number;
