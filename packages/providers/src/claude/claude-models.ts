@@ -22,12 +22,19 @@ export const CLAUDE_MODELS: readonly ProviderModel[] = [
 /** The levels of the CLI's `--effort`. */
 export const CLAUDE_EFFORTS: readonly string[] = ["low", "medium", "high", "xhigh", "max"];
 
+// The CLI reports total_cost_usd from the tokens at the prices built into it: neither plan is billed that way.
+export const CLAUDE_SUBSCRIPTION_COST_ESTIMATE =
+  "Claude Code's estimate of what these tokens would cost on the API, from its own price table; the subscription is billed by its plan, not by this figure.";
+export const CLAUDE_API_COST_ESTIMATE =
+  "Claude Code's estimate from its own price table; Anthropic's bill for the API key may differ.";
+
 export const CLAUDE_PROVIDER_INFO: ProviderInfo = {
   id: CLAUDE_PROVIDER_ID,
   label: "Claude (subscription)",
   models: CLAUDE_MODELS,
   efforts: CLAUDE_EFFORTS,
   usageTracked: true,
+  costEstimate: CLAUDE_SUBSCRIPTION_COST_ESTIMATE,
 };
 
 /** `claude-api`'s offer: without a key it says it is not configured; its cap comes from the settings. */
@@ -41,6 +48,7 @@ export function claudeApiProviderInfo(
     models: CLAUDE_MODELS,
     efforts: CLAUDE_EFFORTS,
     usageTracked: true,
+    costEstimate: CLAUDE_API_COST_ESTIMATE,
     ...(apiKey === undefined ? { notConfigured: CLAUDE_API_NOT_CONFIGURED } : {}),
     ...(monthlyCapUsd === undefined ? {} : { monthlyCapUsd }),
   };

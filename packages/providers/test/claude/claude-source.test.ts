@@ -96,6 +96,7 @@ describe("claudeProviderSource: providers", () => {
       id: "claude",
       label: "Claude (subscription)",
       usageTracked: true,
+      costEstimate: expect.stringContaining("Claude Code's estimate"),
     });
     expect(subscription?.info.models?.find((model) => model.default)?.id).toBe("claude-sonnet-5-5");
     expect(subscription?.info.efforts).toEqual(["low", "medium", "high", "xhigh", "max"]);
@@ -104,6 +105,7 @@ describe("claudeProviderSource: providers", () => {
       id: "claude-api",
       label: "Claude (API key)",
       notConfigured: CLAUDE_API_NOT_CONFIGURED,
+      costEstimate: expect.stringContaining("Claude Code's estimate"),
     });
   });
 
