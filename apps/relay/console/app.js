@@ -17,6 +17,8 @@ let relayName = "";
 let stream = null;
 let rendering = Promise.resolve();
 let again = false;
+/** The address the owner went to: the view drawn for it starts at its top (renderView). */
+let arrivedAt = null;
 
 /** Events after which the Inbox may have changed. */
 const INBOX_EVENTS = new Set([
@@ -87,7 +89,7 @@ function replaceKeepingDrafts(drawn) {
       drafts.set(control.name, control.value);
     }
   }
-  const focused = main.contains(document.activeElement) ? document.activeElement.name : undefined;
+  const focused = main.contains(document.activeElement) ? focusMark(document.activeElement) : undefined;
   for (const [name, value] of drafts) {
     const control = drawn.querySelector(`[name="${CSS.escape(name)}"]`);
     if (control) {
@@ -96,12 +98,27 @@ function replaceKeepingDrafts(drawn) {
     }
   }
   main.replaceChildren(...drawn.childNodes);
-  if (focused) {
-    main.querySelector(`[name="${CSS.escape(focused)}"]`)?.focus();
+  focused?.(main)?.focus({ preventScroll: true });
+}
+
+/**
+ * How to find the focused element again in a redrawn view: a control by its name; a clipped text
+ * (dom.js clip), which shows whole while focused, by its text and which of the same text it is.
+ */
+function focusMark(element) {
+  if (element.name) {
+    return (root) => root.querySelector(`[name="${CSS.escape(element.name)}"]`);
   }
+  if (element.classList.contains("clip")) {
+    const same = (root) => [...root.querySelectorAll(".clip")].filter((clip) => clip.title === element.title);
+    const index = same(main).indexOf(element);
+    return (root) => same(root)[index];
+  }
+  return undefined;
 }
 
 async function renderView() {
+  const hash = location.hash;
   const { view, id, params } = route();
   const signedInAs = ownerToken.get();
   if (signedInAs === null) {
@@ -140,6 +157,13 @@ async function renderView() {
     return;
   }
   replaceKeepingDrafts(drawn);
+  if (arrivedAt === hash) {
+    arrivedAt = null;
+    // A new view starts at its top, its heading below the header, wherever the last one was
+    // scrolled to; focusing main alone would scroll main's top edge behind the sticky header.
+    main.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }
   if (view !== "inbox") {
     await refreshWaiting();
   }
@@ -283,14 +307,28 @@ function start() {
 onTokenRefused(() => signOut("The relay refused the owner token; sign in again."));
 document.getElementById("sign-out").addEventListener("click", () => signOut());
 window.addEventListener("hashchange", () => {
-  refresh().then(() => main.focus());
+  arrivedAt = location.hash;
+  refresh();
 });
+// The skip link moves the focus only: followed, its `#main` would be read as a view's address.
+document.querySelector("a.skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
+// The header's height, for console.css's scroll-padding: it wraps to two or three lines on a phone.
+new ResizeObserver(() => {
+  document.documentElement.style.setProperty("--header-height", `${header.offsetHeight}px`);
+}).observe(header);
 
 fetch("/healthz")
   .then((response) => response.json())
   .then((health) => {
     relayName = health.name ?? "";
-    document.getElementById("relay-name").textContent = relayName;
+    // Up to 63 characters: cut to the header's line, whole on hover or when focused (dom.js clip).
+    const shown = document.getElementById("relay-name");
+    shown.textContent = relayName;
+    shown.title = relayName;
+    shown.tabIndex = 0;
     setWaiting(0);
   })
   .catch(() => {});

@@ -3,7 +3,7 @@
 
 import { get, patch, post } from "./api.js";
 import { sessionBadges } from "./conversations.js";
-import { action, badge, field, h, panel, show, time } from "./dom.js";
+import { action, badge, clip, field, h, panel, show, time } from "./dom.js";
 
 const at = (value) => (typeof value === "number" ? value : Date.parse(value));
 
@@ -148,11 +148,13 @@ function schedules(session, app, error) {
         h(
           "li",
           { "data-schedule": schedule.id },
-          h("strong", {}, schedule.title),
+          clip("strong", {}, schedule.title),
           " · ",
           scheduleTiming(schedule),
-          schedule.session.id === session.id ? null : [" · in “", schedule.session.title, "”"],
-          schedule.setBy ? [" · set by “", schedule.setBy.title, "”"] : null,
+          schedule.session.id === session.id
+            ? null
+            : [" · in ", clip("span", {}, `“${schedule.session.title}”`)],
+          schedule.setBy ? [" · set by ", clip("span", {}, `“${schedule.setBy.title}”`)] : null,
           schedule.heldForApproval ? [" ", badge("held: anti-loop", "deny")] : null,
           schedule.endReason
             ? [" ", badge(schedule.endReason, "muted")]
@@ -180,7 +182,7 @@ function schedules(session, app, error) {
 /** R-UI-05: `↗ from …` with the relay, the session and the model that sent the prompt. */
 function fromBadge(provenance) {
   const model = provenance.model ? ` · ${provenance.model}` : "";
-  return badge(`↗ from ${provenance.relay} · “${provenance.title}”${model}`, "from");
+  return badge(`↗ from ${provenance.relay} · “${provenance.title}”${model}`, "from", { clipped: true });
 }
 
 function messageItem(message) {
@@ -298,13 +300,10 @@ export async function renderConversation(root, app, id) {
       // The chip below says `watching N sessions` (R-UI-06) with the subscriptions in it.
       sessionBadges({ ...session, watching: 0 }),
       " ",
-      h(
+      clip(
         "small",
         { class: "muted" },
-        session.provider,
-        " · ",
-        session.model,
-        session.cwd ? ` · ${session.cwd}` : "",
+        `${session.provider} · ${session.model}${session.cwd ? ` · ${session.cwd}` : ""}`,
       ),
     ),
     subscriptionChip(session, app, error),

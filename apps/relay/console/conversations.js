@@ -1,7 +1,7 @@
 // Conversations: the list with the badges of spec §2, starting one, and one conversation's page.
 
 import { get, post } from "./api.js";
-import { badge, field, h, panel, show } from "./dom.js";
+import { badge, clip, field, h, panel, show } from "./dom.js";
 
 const STATES = { running_turn: "working", background_only: "background work", idle: "idle" };
 
@@ -11,7 +11,7 @@ export function sessionBadges(session) {
     session.archivedAt
       ? badge("archived", "muted")
       : badge(STATES[session.state] ?? session.state, session.state),
-    session.viaAgentBadge ? badge(session.viaAgentBadge, "via") : null,
+    session.viaAgentBadge ? badge(session.viaAgentBadge, "via", { clipped: true }) : null,
     session.watched ? badge("watched", "watched") : null,
     session.watching > 0
       ? badge(`watching ${session.watching} session${session.watching === 1 ? "" : "s"}`, "watching")
@@ -39,9 +39,9 @@ function tree(sessions) {
       h(
         "div",
         { class: "row" },
-        h("a", { href: `#/conversations/${session.id}` }, session.title),
+        clip("a", { href: `#/conversations/${session.id}` }, session.title),
         h("span", { class: "badges" }, sessionBadges(session)),
-        h("small", { class: "muted" }, session.provider, " · ", session.model),
+        clip("small", { class: "muted" }, `${session.provider} · ${session.model}`),
       ),
       children.has(session.id) ? h("ul", {}, children.get(session.id).map(item)) : null,
     );

@@ -72,8 +72,29 @@ export function panel(key, attributes, ...children) {
   return details;
 }
 
-export function badge(text, kind = "") {
-  return h("span", { class: `badge ${kind}`.trim() }, text);
+/**
+ * Text that stays on one line among other things, cut to fit (console.css `.clip`): its whole
+ * text is its title, for a pointer, and it takes the focus, where it shows whole, so a tap or
+ * Tab reaches it too. A link keeps its own focus and leads to the whole text.
+ */
+export function clip(tag, attributes, text) {
+  const whole = String(text);
+  return h(
+    tag,
+    {
+      tabindex: tag === "a" ? undefined : 0,
+      ...attributes,
+      class: `clip ${attributes.class ?? ""}`.trim(),
+      title: whole,
+    },
+    whole,
+  );
+}
+
+/** A badge; `clipped` for one whose text comes from the relay (a title, a model id) and may be long. */
+export function badge(text, kind = "", { clipped = false } = {}) {
+  const attributes = { class: `badge ${kind}`.trim() };
+  return clipped ? clip("span", attributes, text) : h("span", attributes, text);
 }
 
 /** "3 min ago", "in 10 min" — short enough for a phone. */

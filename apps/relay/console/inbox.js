@@ -2,7 +2,7 @@
 // non-blocking questions, each answered in place.
 
 import { get, post } from "./api.js";
-import { badge, field, h, show, time } from "./dom.js";
+import { badge, clip, field, h, show, time } from "./dom.js";
 
 /** What waits for the owner: pending approval and question cards, and pending Inbox questions. */
 export async function loadWaiting() {
@@ -40,6 +40,11 @@ function conversationName(titles, id) {
   return title === undefined ? id : `“${title}”`;
 }
 
+/** A conversation named in a card's line: cut to the line, and a link to it where it has one. */
+function conversationLink(titles, id) {
+  return clip("a", { href: `#/conversations/${id}` }, conversationName(titles, id));
+}
+
 function approvalCard(card, titles, app) {
   const article = h(
     "article",
@@ -49,8 +54,10 @@ function approvalCard(card, titles, app) {
       "p",
       { class: "meta" },
       "Conversation ",
-      h("a", { href: `#/conversations/${card.sessionId}` }, conversationName(titles, card.sessionId)),
-      card.targetSession === null ? null : [" · session ", conversationName(titles, card.targetSession)],
+      conversationLink(titles, card.sessionId),
+      card.targetSession === null
+        ? null
+        : [" · session ", clip("span", {}, conversationName(titles, card.targetSession))],
       " · asked ",
       time(card.createdAt),
       " · expires ",
@@ -133,7 +140,7 @@ function questionCard(card, titles, app) {
       "p",
       { class: "meta" },
       "Blocking: the turn of ",
-      h("a", { href: `#/conversations/${card.sessionId}` }, conversationName(titles, card.sessionId)),
+      conversationLink(titles, card.sessionId),
       " waits for it · asked ",
       time(card.createdAt),
     ),
@@ -168,12 +175,12 @@ function inboxQuestion(question, app) {
         : [
             "Asked by ",
             asker.relay === null
-              ? h("a", { href: `#/conversations/${asker.id}` }, `“${asker.title}”`)
-              : `“${asker.title}”`,
+              ? clip("a", { href: `#/conversations/${asker.id}` }, `“${asker.title}”`)
+              : clip("span", {}, `“${asker.title}”`),
             asker.relay === null ? null : ` on ${asker.relay}`,
           ],
       question.session && question.session.id !== asker?.id
-        ? [" about “", question.session.title, "”"]
+        ? [" about ", clip("span", {}, `“${question.session.title}”`)]
         : null,
       " · ",
       time(question.askedAt),
