@@ -40,13 +40,22 @@ export interface ConsolePage {
   readonly requests: SeenRequest[];
 }
 
+export interface ConsoleScreen {
+  readonly viewport?: { readonly width: number; readonly height: number };
+  /** A touch screen: the page can be tapped (`locator.tap()`). */
+  readonly hasTouch?: boolean;
+}
+
+/** The phone the console is laid out for: 390 × 844, touch. */
+export const PHONE: ConsoleScreen = { viewport: { width: 390, height: 844 }, hasTouch: true };
+
 /** A new page at phone or desktop width on the relay at `base`, recording its requests. */
 export async function openConsole(
   browser: Browser,
   base: string,
-  viewport: { readonly width: number; readonly height: number } = { width: 1200, height: 900 },
+  { viewport = { width: 1200, height: 900 }, hasTouch = false }: ConsoleScreen = {},
 ): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport, baseURL: base });
+  const context = await browser.newContext({ viewport, hasTouch, baseURL: base });
   const page = await context.newPage();
   const requests: SeenRequest[] = [];
   page.on("request", (request) => {
@@ -60,6 +69,6 @@ export async function openConsole(
 export async function signIn(page: Page, token: string = OWNER_TOKEN): Promise<void> {
   await page.getByLabel("Owner token").fill(token);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  await page.getByRole("heading", { name: "Inbox", exact: true }).waitFor();
   await page.locator("#link-state[data-state=live]").waitFor();
 }

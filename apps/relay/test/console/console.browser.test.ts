@@ -1,16 +1,26 @@
 // The callbacks given to page.evaluate run in the page: they see the DOM.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ScratchDatabase } from "@oar/storage/testing";
 import { startTcpProxy } from "@oar/storage/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, OWNER_TOKEN } from "../harness";
 import { TEST_POSTGRES_URL, useScratchPostgres } from "../support/postgres";
 import { type ServedRelay, serveRelay, type ToolResult } from "../support/served-relay";
-import { openConsole, signIn, useBrowser } from "./browser";
+import { type ConsoleScreen, openConsole, PHONE, signIn, useBrowser } from "./browser";
+import {
+  LONG,
+  LONG_FOLDER,
+  LONGEST_RELAY_NAME,
+  type LongTexts,
+  phoneLayout,
+  seedLongTexts,
+  whereShown,
+} from "./long-texts";
 
 interface Card {
   readonly id: string;
@@ -30,21 +40,33 @@ interface Detail {
 
 const browser = useBrowser();
 
-/** A relay over HTTP with its sessions in a scratch folder. */
-function useServedRelay(name: string, databaseUrl?: () => string) {
-  const state = {} as { root: string; served: ServedRelay };
+/** A scratch Postgres database made for a describe block (useScratchPostgres); absent, PGlite. */
+type UseDatabase = () => () => ScratchDatabase;
+
+/**
+ * A relay over HTTP with its sessions in a scratch folder (`root`, its allowed root: `folder`
+ * below the scratch folder when given), on PGlite or on a Postgres database of its own.
+ */
+function useServedRelay(
+  name: string,
+  { database, folder }: { database?: UseDatabase; folder?: string } = {},
+) {
+  const state = {} as { scratch: string; root: string; served: ServedRelay };
+  const scratchDatabase = database?.();
   beforeAll(async () => {
-    state.root = await mkdtemp(join(tmpdir(), `oar-console-${name}-`));
+    state.scratch = await mkdtemp(join(tmpdir(), `oar-console-${name}-`));
+    state.root = join(state.scratch, folder ?? "");
+    await mkdir(state.root, { recursive: true });
     state.served = await serveRelay({
       name,
-      dataDir: join(state.root, "data"),
+      dataDir: join(state.scratch, "data"),
       allowedRoots: [state.root],
-      ...(databaseUrl === undefined ? {} : { databaseUrl: databaseUrl() }),
+      ...(scratchDatabase === undefined ? {} : { databaseUrl: scratchDatabase().url }),
     });
   });
   afterAll(async () => {
     await state.served?.close();
-    await rm(state.root, { recursive: true, force: true });
+    await rm(state.scratch, { recursive: true, force: true });
   });
   return state;
 }
@@ -81,8 +103,8 @@ async function firstSessionCard(served: ServedRelay, title: string) {
 const detail = (served: ServedRelay, id: string) =>
   served.ownerJson<Detail>("GET", `/v1/owner/sessions/${id}`);
 
-async function signedIn(served: ServedRelay, viewport?: { width: number; height: number }) {
-  const opened = await openConsole(browser(), served.base, viewport);
+async function signedIn(served: ServedRelay, screen?: ConsoleScreen) {
+  const opened = await openConsole(browser(), served.base, screen);
   await signIn(opened.page);
   return opened;
 }
@@ -93,9 +115,91 @@ async function shownWithin(page: Page, card: Card): Promise<number> {
   return Date.now() - card.createdAt;
 }
 
-function describeOn(label: string, databaseUrl?: () => string) {
+/** Scrolls the view to its end, then goes to the one headed `heading` (by `go`, a tap or a click). */
+async function arriveScrolled(page: Page, go: () => Promise<void>, heading: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await go();
+  await page.getByRole("heading", { level: 2, name: heading, exact: true }).waitFor();
+}
+
+/**
+ * The view at phone width: no wider than the screen; its heading in sight below the sticky
+ * header; every text that is cut a clipped text whose title is its whole text; each of `texts`
+ * shown whole or given whole in a title; and the first control, focused while the header covered
+ * it, scrolled out from under it.
+ */
+async function expectFitsThePhone(page: Page, texts: readonly string[]): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const { headerBottom, heading, viewportHeight } = await phoneLayout(page);
+        return heading.top >= headerBottom && heading.bottom <= viewportHeight;
+      },
+      { message: "the heading is in sight, below the header" },
+    )
+    .toBe(true);
+  const layout = await phoneLayout(page);
+  expect(layout.wide, `${layout.heading.text}: laid out wider than the screen`).toBeLessThanOrEqual(
+    layout.viewport,
+  );
+  expect(
+    layout.cut.filter((cut) => !cut.clip || cut.title !== cut.text),
+    `${layout.heading.text}: cut without the whole text in its title`,
+  ).toEqual([]);
+  for (const text of texts) {
+    expect(["shown", "title"], text).toContain(await whereShown(page, text));
+  }
+  const first = page.locator("main :is(a, button, summary, input, select, textarea, .clip):visible").first();
+  await first.evaluate((control) => {
+    // Its top 40 px below the page's top: under the header, which is taller than that.
+    window.scrollTo(0, control.getBoundingClientRect().top + window.scrollY - 40);
+  });
+  await first.focus();
+  const { headerBottom } = await phoneLayout(page);
+  expect(await first.evaluate((control) => control.getBoundingClientRect().top)).toBeGreaterThanOrEqual(
+    headerBottom,
+  );
+}
+
+/**
+ * Taps each clipped text the view cuts (a link, which leads to the whole text, gets the focus as
+ * from Tab): each shows whole, and the page stays as wide as the screen. Answers what was tapped.
+ */
+async function tapEveryCutText(page: Page): Promise<string[]> {
+  const clips = page.locator("header .clip, main .clip");
+  const tapped: string[] = [];
+  for (let index = 0; index < (await clips.count()); index += 1) {
+    const clip = clips.nth(index);
+    const { cut, link, text } = await clip.evaluate((element) => ({
+      cut: element.scrollWidth > element.clientWidth,
+      link: element.tagName === "A",
+      text: element.textContent ?? "",
+    }));
+    if (!cut) {
+      continue;
+    }
+    if (link) {
+      await clip.focus();
+    } else {
+      await clip.tap();
+    }
+    await expect
+      .poll(() =>
+        clip.evaluate((element) => ({
+          focused: element === document.activeElement,
+          whole: element.scrollWidth <= element.clientWidth,
+          wide: document.documentElement.scrollWidth <= window.innerWidth,
+        })),
+      )
+      .toEqual({ focused: true, whole: true, wide: true });
+    tapped.push(text);
+  }
+  return tapped;
+}
+
+function describeOn(label: string, database?: UseDatabase) {
   describe(`the owner's console in Chromium on ${label}`, { timeout: 60_000 }, () => {
-    const t = useServedRelay("desk", databaseUrl);
+    const t = useServedRelay("desk", database === undefined ? {} : { database });
 
     it("signs in with the owner token, says when a token is wrong, keeps it, and forgets it on sign out", async () => {
       const { page, requests } = await openConsole(browser(), t.served.base);
@@ -513,7 +617,7 @@ function describeOn(label: string, databaseUrl?: () => string) {
     });
 
     it("is readable at phone width: nothing scrolls sideways and every control has a label", async () => {
-      const { page } = await signedIn(t.served, { width: 390, height: 844 });
+      const { page } = await signedIn(t.served, PHONE);
       const views = [
         ["#/conversations", "Conversations"],
         ["#/settings", "Settings → Relays"],
@@ -541,13 +645,158 @@ function describeOn(label: string, databaseUrl?: () => string) {
         expect(layout.unlabelled, hash).toEqual([]);
       }
     });
+
+    describe("at phone width (390 × 844), with the longest names, titles, paths, model ids and summaries", () => {
+      const long = useServedRelay(LONGEST_RELAY_NAME, {
+        ...(database === undefined ? {} : { database }),
+        folder: LONG_FOLDER,
+      });
+      const seeded = {} as { texts: LongTexts };
+      beforeAll(async () => {
+        seeded.texts = await seedLongTexts(long.served, long.root);
+      });
+      const via = `via agent · "${LONG.lead}"`;
+
+      it("sign-in fits the screen", async () => {
+        const { page } = await openConsole(browser(), long.served.base, PHONE);
+        await page.getByRole("heading", { name: "Sign in" }).waitFor();
+        await expectFitsThePhone(page, []);
+        await signIn(page);
+        // The header's relay name is cut to its line, and whole when tapped.
+        await expectFitsThePhone(page, [LONGEST_RELAY_NAME]);
+        expect(await tapEveryCutText(page)).toContain(LONGEST_RELAY_NAME);
+      });
+
+      it("the Inbox: approval cards, question cards and Inbox questions", async () => {
+        const { page } = await signedIn(long.served, PHONE);
+        await page.getByRole("link", { name: "Settings" }).click();
+        await page.getByRole("heading", { name: "Settings → Relays" }).waitFor();
+        await arriveScrolled(page, () => page.getByRole("link", { name: /^Inbox/ }).tap(), "Inbox");
+        for (const kind of ["approval", "question", "inbox"]) {
+          await page.locator(`.card.${kind}`).waitFor();
+        }
+        await expectFitsThePhone(page, [
+          `create_session · relay ${LONGEST_RELAY_NAME}`,
+          `“${LONG.pending}”`,
+          LONG.blocking,
+          `“${LONG.reviewer}”`,
+          LONG.choice,
+          LONG.question,
+          LONG.option,
+          `“${LONG.lead}”`,
+        ]);
+        expect(await tapEveryCutText(page)).toEqual(
+          expect.arrayContaining([`“${LONG.pending}”`, `“${LONG.reviewer}”`]),
+        );
+      });
+
+      it("Conversations: titles, the via agent badge, providers and model ids", async () => {
+        const { page } = await signedIn(long.served, PHONE);
+        await arriveScrolled(
+          page,
+          () => page.getByRole("link", { name: "Conversations", exact: true }).tap(),
+          "Conversations",
+        );
+        const row = page.locator(`[data-session="${seeded.texts.helper}"] .row`);
+        await row.locator(".badge.via").waitFor();
+        await expectFitsThePhone(page, [
+          LONG.lead,
+          LONG.helper,
+          via,
+          LONG.commandTitle,
+          `${LONG.provider} · ${LONG.model}`,
+          LONG.pending,
+          LONG.reviewer,
+        ]);
+        expect(await tapEveryCutText(page)).toEqual(
+          expect.arrayContaining([via, LONG.helper, `${LONG.provider} · ${LONG.model}`]),
+        );
+        // A badge tapped open stays open across the live redraws of the list (the new
+        // conversation's turn_started and turn_end): the badge drawn again has the focus.
+        const badge = row.locator(".badge.via");
+        await badge.tap();
+        await badge.evaluate((tapped) => Object.assign(window, { tapped }));
+        await long.served.ownerJson("POST", "/v1/owner/sessions", {
+          title: "Redrawn",
+          text: "!reply redrawn",
+        });
+        await page.getByRole("link", { name: "Redrawn" }).waitFor();
+        await expect
+          .poll(() =>
+            badge.evaluate((shown) => ({
+              redrawn: !(window as unknown as { tapped: Element }).tapped.isConnected,
+              focused: shown === document.activeElement,
+              whole: shown.isConnected && shown.scrollWidth <= shown.clientWidth,
+            })),
+          )
+          .toEqual({ redrawn: true, focused: true, whole: true });
+      });
+
+      it("a conversation: badges, ↗ from, the watching chip, schedules, 🛰️ lines, messages, model and folder", async () => {
+        const { page } = await signedIn(long.served, PHONE);
+        await page.getByRole("link", { name: "Conversations", exact: true }).click();
+        await page.getByRole("heading", { name: "Conversations" }).waitFor();
+        const from = `↗ from ${LONGEST_RELAY_NAME} · “${LONG.lead}” · external`;
+        await arriveScrolled(page, () => page.getByRole("link", { name: LONG.helper }).tap(), LONG.helper);
+        await expectFitsThePhone(page, [LONG.helper, via, from, LONG.schedule, `“${LONG.lead}”`, LONG.reply]);
+        expect(await tapEveryCutText(page)).toEqual(expect.arrayContaining([via, from, LONG.schedule]));
+
+        await page.getByRole("link", { name: "← Conversations" }).click();
+        await page.getByRole("heading", { name: "Conversations" }).waitFor();
+        await arriveScrolled(page, () => page.getByRole("link", { name: LONG.lead }).tap(), LONG.lead);
+        await page.locator("details.chip > summary").tap();
+        await page.locator("details.chip li").waitFor();
+        const toolLines = await page.locator('[data-role="tool"]').allTextContents();
+        expect(toolLines.join("\n")).toContain(LONGEST_RELAY_NAME);
+        await expectFitsThePhone(page, [LONG.lead, `“${LONG.helper}”`, LONG.schedule, ...toolLines]);
+        expect(await tapEveryCutText(page)).toEqual(
+          expect.arrayContaining([LONG.schedule, `“${LONG.helper}”`]),
+        );
+
+        await page.getByRole("link", { name: "← Conversations" }).click();
+        await page.getByRole("heading", { name: "Conversations" }).waitFor();
+        const details = `${LONG.provider} · ${LONG.model} · ${seeded.texts.folder}`;
+        await arriveScrolled(
+          page,
+          () => page.getByRole("link", { name: LONG.commandTitle }).tap(),
+          LONG.commandTitle,
+        );
+        await expectFitsThePhone(page, [LONG.commandTitle, details]);
+        expect(await tapEveryCutText(page)).toContain(details);
+      });
+
+      it("Settings → Relays: allowed folders, command providers, pairings and invites", async () => {
+        const { page } = await signedIn(long.served, PHONE);
+        await arriveScrolled(
+          page,
+          () => page.getByRole("link", { name: "Settings" }).tap(),
+          "Settings → Relays",
+        );
+        const peer = page.locator(`[data-peer="${LONG.peer}"]`);
+        await peer.waitFor();
+        const problem = (await peer.locator("td").nth(2).textContent()) ?? "";
+        await expectFitsThePhone(page, [
+          seeded.texts.folder,
+          LONG.provider,
+          LONG.program,
+          LONG.model,
+          LONG.peer,
+          LONG.peerUrl,
+          problem,
+        ]);
+        // The skip link moves the focus to the view; it is not an address of a view.
+        await page.locator("a.skip").focus();
+        await page.keyboard.press("Enter");
+        await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+        expect(await page.getByRole("heading", { level: 2 }).textContent()).toBe("Settings → Relays");
+      });
+    });
   });
 }
 
 describeOn("PGlite");
 describe.skipIf(TEST_POSTGRES_URL === undefined)("on Postgres", () => {
-  const database = useScratchPostgres();
-  describeOn("Postgres", () => database().url);
+  describeOn("Postgres", useScratchPostgres);
 });
 
 describe("the owner's console with a paired relay", { timeout: 60_000 }, () => {
