@@ -56,10 +56,10 @@ export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
 }
 
 /**
- * Lets go, on their holders' behalf, the live runner leases of processes of this host that are
- * gone: their pid no longer runs, or is this process's own (a pid a new process got again). Such
- * a holder never renews, so its turns need not wait for the expiry. A lease of another host, or
- * of a pid that runs, is left to expire: from here its holder may be alive.
+ * Lets go, on their holders' behalf, the live runner leases of processes of this host whose pid
+ * no longer runs. Such a holder never renews, so its turns need not wait for the expiry. A lease
+ * of another host, or of a pid that runs (this process's own too: another runtime embedded in
+ * it), is left to expire: from here its holder may be alive.
  */
 async function letGoOfDeadHolders(ctx: RuntimeContext, own: string | undefined): Promise<void> {
   const self = ctx.runnerProcess;
@@ -72,7 +72,7 @@ async function letGoOfDeadHolders(ctx: RuntimeContext, own: string | undefined):
     if (lease.name === own || lease.expiresAt <= now || holder === null || holder.host !== self.host) {
       continue;
     }
-    if (holder.pid !== self.pid && self.isAlive(holder.pid)) {
+    if (holder.pid === self.pid || self.isAlive(holder.pid)) {
       continue;
     }
     // As its holder would at shutdown: the row stays, expired, and is retired below like any other.
