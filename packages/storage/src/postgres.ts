@@ -24,7 +24,21 @@ export const POSTGRES_TIMEOUTS = {
   /** A connection unused this long is closed, so a pool never holds many links a cut left dead. */
   idleSeconds: 60,
   keepAliveSeconds: 10,
+  /** The longest wait before a connection that failed is opened again (see `reconnectBackoff`). */
+  reconnectMaxSeconds: 0.5,
 } as const;
+
+/**
+ * Seconds before a pool connection that failed is opened again, after `retries` failures in a row
+ * (postgres.js's `backoff`). postgres.js waits up to 20 s, and a query given to a connection
+ * waiting so waits with it: after an outage the first queries met their 6 s deadline and the
+ * relay stayed unavailable for seconds after the database was back. Refused connections cost the
+ * server nothing, so the wait stops growing at half a second; the jitter keeps the pool's
+ * connections from retrying in step.
+ */
+function reconnectBackoff(retries: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, POSTGRES_TIMEOUTS.reconnectMaxSeconds);
+}
 
 /**
  * Options every postgres.js client here takes. Postgres prints NOTICEs ("schema already exists,
@@ -75,6 +89,7 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
     connect_timeout: POSTGRES_TIMEOUTS.connectSeconds,
     idle_timeout: POSTGRES_TIMEOUTS.idleSeconds,
     keep_alive: POSTGRES_TIMEOUTS.keepAliveSeconds,
+    backoff: reconnectBackoff,
     connection: {
       statement_timeout: POSTGRES_TIMEOUTS.statementMs,
       idle_in_transaction_session_timeout: POSTGRES_TIMEOUTS.idleInTransactionMs,
