@@ -109,6 +109,35 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
       expect(turns.map((turn) => turn.reply)).toEqual(["first", "second"]);
     });
 
+    it("a turn that ended during an outage shows its end within 2 s of the database answering again, not at the retry backoff's next step", async () => {
+      const session = await t.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: "Worker",
+        text: "!sleep 500\n!reply ended in the outage",
+      });
+      await eventually(async () => ((await turnsOf(session.id))[0]?.status === "running" ? true : undefined));
+
+      await proxy.cut();
+      await eventually(
+        async () =>
+          logger.said.some((line) => line.includes("ending a turn is retried")) ? true : undefined,
+        20_000,
+      );
+      // 8 s into the outage the end's retries wait 5 s each (0.2 s doubling), the last one began
+      // about 1.8 s before: waiting for the next one would show the end some 3 s after the restore.
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      await proxy.restore();
+      const restoredAt = Date.now();
+
+      const [turn] = await eventually(async () => {
+        const turns = await turnsOf(session.id).catch(() => undefined);
+        return turns?.[0]?.status === "done" ? turns : undefined;
+      }, 20_000);
+      const shownAfter = Date.now() - restoredAt;
+      console.info(`outage: the turn's end showed ${shownAfter} ms after the database answered again`);
+      expect(turn).toMatchObject({ status: "done", reply: "ended in the outage" });
+      expect(shownAfter).toBeLessThanOrEqual(2_000);
+    });
+
     it("a frozen link: a request answers 503 within seconds instead of hanging, and the relay recovers", async () => {
       await t.ownerJson("GET", "/v1/owner/sessions");
       proxy.freeze();

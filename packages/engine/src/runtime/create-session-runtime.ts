@@ -11,12 +11,13 @@ import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
 import { createQueueDriver } from "./queue-driver";
 import { recoverAtStart, recoverExpiredRunners, undrivenQueues } from "./recovery";
-import { createRunnerLease, type RunnerProcess } from "./runner-lease";
+import { createRunnerLease, RUNNER_LEASE_PREFIX, type RunnerProcess } from "./runner-lease";
 import { createRunningTurns } from "./running-turns";
 import { errorMessage, type RuntimeContext } from "./runtime-context";
 import type { SessionRuntime } from "./session-runtime";
 import { createSnapshots } from "./turn-snapshot";
 import { createTurnWatch } from "./turn-watch";
+import { createOutageWaits } from "./until-it-lands";
 import { createTurnWaits } from "./wait-for-turn";
 import { createWorkerPool, drivenFromOutsideError, findProvider } from "./worker-pool";
 
@@ -87,6 +88,12 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     sharedStore: options.sharedStore ?? false,
     runnerProcess: options.runnerProcess,
     runner: () => lease.current(),
+    outages: createOutageWaits({
+      clock: options.clock,
+      isClosed: () => closed,
+      // One row by its key: the cheapest question every store answers.
+      probe: () => options.stores.leases.getLease(lease.current()?.lease ?? RUNNER_LEASE_PREFIX),
+    }),
   };
   const outputDir = options.taskOutputDir ?? join(tmpdir(), "oar-relay-tasks");
   const tasks = createTaskHost(ctx, {
@@ -243,6 +250,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         return;
       }
       closed = true;
+      // A write waiting out an outage gives up now (the next start recovers it), not at its next step.
+      ctx.outages.wake();
       for (const turn of running.all()) {
         turn.stop({ kind: "shutdown" });
       }

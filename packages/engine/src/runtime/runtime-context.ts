@@ -4,6 +4,7 @@ import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import type { TurnRunner } from "../ports/session-store";
 import type { TaskHost } from "../tasks/task-host";
 import type { RunnerProcess } from "./runner-lease";
+import type { OutageWaits } from "./until-it-lands";
 
 /** What every part of the runtime works with: the options, resolved. */
 export interface RuntimeContext {
@@ -30,6 +31,8 @@ export interface RuntimeContext {
   readonly runnerProcess: RunnerProcess | undefined;
   /** The lease turns are claimed under now (undefined while this process seeks a new one). */
   readonly runner: () => TurnRunner | undefined;
+  /** Where writes that must land wait out an outage: woken as soon as the database answers again. */
+  readonly outages: OutageWaits;
   /** After close() nothing is written any more: the stores' owner closes them next. */
   readonly isClosed: () => boolean;
 }
