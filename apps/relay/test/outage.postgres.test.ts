@@ -112,7 +112,7 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
     it("a turn that ended during an outage shows its end within 2 s of the database answering again, not at the retry backoff's next step", async () => {
       const session = await t.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
         title: "Worker",
-        text: "!sleep 500\n!reply ended in the outage",
+        text: "!sleep 3000\n!reply ended in the outage",
       });
       await eventually(async () => ((await turnsOf(session.id))[0]?.status === "running" ? true : undefined));
 
