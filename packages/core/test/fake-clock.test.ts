@@ -59,4 +59,35 @@ describe("FakeClock", () => {
     await slept;
     expect(done).toBe(true);
   });
+
+  it("jumpAsync fires each timer due by the new time once, at that time, in due order", async () => {
+    const clock = new FakeClock(0);
+    const seen: string[] = [];
+    const poll = () => {
+      seen.push(`poll ${clock.now()}`);
+      clock.setTimeout(poll, 3_000);
+    };
+    clock.setTimeout(poll, 3_000);
+    clock.setTimeout(() => seen.push(`once ${clock.now()}`), 1_000);
+    clock.setTimeout(() => seen.push("later"), 100_000);
+    await clock.jumpAsync(86_400_000);
+    expect(seen).toEqual(["once 86400000", "poll 86400000", "later"]);
+    expect(clock.pendingTimers()).toBe(1);
+    await clock.advanceAsync(3_000);
+    expect(seen.at(-1)).toBe("poll 86403000");
+  });
+
+  it("waits for what `settle` says between timers", async () => {
+    let settled = 0;
+    const clock = new FakeClock(0, {
+      settle: async () => {
+        settled++;
+      },
+    });
+    clock.setTimeout(() => {}, 10);
+    clock.setTimeout(() => {}, 20);
+    await clock.advanceAsync(100);
+    // Before the first timer, after each, and once more at the end.
+    expect(settled).toBe(4);
+  });
 });
