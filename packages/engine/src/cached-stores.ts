@@ -3,6 +3,7 @@ import type { EngineStores } from "./engine";
 import { cachingPeerStore } from "./peers/peer-cache";
 import { rememberingMentions } from "./peers/unlock-cache";
 import { cachingSettingsStore } from "./settings-cache";
+import { STORE_PORTS, type StorePort } from "./store-ports";
 import { cachingTokenStore } from "./tokens/token-cache";
 
 /** The stores with a cache in front: what changes a few times a day is read from memory. */
@@ -17,28 +18,35 @@ const WRITES: { readonly [Port in Cached]: readonly (keyof EngineStores[Port])[]
 };
 
 /**
- * The store with `onWrite` called before each of its `writes`. It derives from the store rather
- * than copying it: a store's methods may be its prototype's.
+ * The store with `onWrite` called after each of its `writes` that did not fail. It derives from
+ * the store rather than copying it: a store's methods may be its prototype's.
  */
 function noticingWrites<T extends object>(store: T, writes: readonly PropertyKey[], onWrite: () => void): T {
   const methods = store as Record<PropertyKey, unknown>;
   const overrides: Record<PropertyKey, unknown> = {};
   for (const name of writes) {
     const method = methods[name] as (...args: unknown[]) => Promise<unknown>;
-    overrides[name] = (...args: unknown[]) => {
+    overrides[name] = async (...args: unknown[]) => {
+      const result = await method.apply(store, args);
       onWrite();
-      return method.apply(store, args);
+      return result;
     };
   }
   return overriding(store, overrides as Partial<T>);
 }
 
-type Port = Exclude<keyof EngineStores, "transaction">;
+// The writes that give the event dispatcher work it must arm for: an event in the outbox, a
+// subscription whose first tick (a heartbeat, a stall check) is due or comes earlier. A quiet
+// relay's dispatcher has armed for nothing; without the hint a heartbeat never came.
+const DUE_WORK = {
+  events: ["appendEvent"],
+  subscriptions: ["createSubscription", "advanceTicks"],
+} as const satisfies { readonly [Port in "events" | "subscriptions"]: readonly (keyof EngineStores[Port])[] };
 
-/** What a transaction did that the caches and the outbox hint must hear of. */
+/** What a transaction did that the caches and the dispatcher's hint must hear of. */
 interface Noticed {
   readonly touched: Set<Cached>;
-  appended: boolean;
+  dueWork: boolean;
 }
 
 /**
@@ -56,11 +64,11 @@ class NoticingStores {
     return inner(this as unknown as EngineStores);
   }
 
-  wrap(port: Port): unknown {
+  wrap(port: StorePort): unknown {
     const store = this.tx[port];
-    if (port === "events") {
-      return noticingWrites(store, ["appendEvent"], () => {
-        this.noticed.appended = true;
+    if (Object.hasOwn(DUE_WORK, port)) {
+      return noticingWrites(store, DUE_WORK[port as keyof typeof DUE_WORK], () => {
+        this.noticed.dueWork = true;
       });
     }
     if (Object.hasOwn(WRITES, port)) {
@@ -71,27 +79,7 @@ class NoticingStores {
   }
 }
 
-/** Every port of EngineStores: the compiler checks the list is whole. */
-const PORTS = Object.keys({
-  sessions: true,
-  groups: true,
-  settings: true,
-  questions: true,
-  cards: true,
-  unlocks: true,
-  loopCounters: true,
-  peers: true,
-  tokens: true,
-  leases: true,
-  events: true,
-  subscriptions: true,
-  deliveries: true,
-  tasks: true,
-  schedules: true,
-  toolCalls: true,
-} satisfies Record<Port, true>) as Port[];
-
-lazyPrototypeProperties(NoticingStores.prototype, PORTS, (stores, port) => stores.wrap(port));
+lazyPrototypeProperties(NoticingStores.prototype, STORE_PORTS, (stores, port) => stores.wrap(port));
 
 /**
  * The engine's stores: settings, pairings, mention unlocks and tokens read from memory for a
@@ -101,8 +89,11 @@ lazyPrototypeProperties(NoticingStores.prototype, PORTS, (stores, port) => store
 export function cachedStores(
   given: EngineStores,
   clock: Clock,
-  /** Called once events are committed to the outbox by this process (the dispatcher's and the owner stream's hint). */
-  onEventsAppended: () => void = () => {},
+  /**
+   * Called once this process committed events to the outbox, or a subscription's tick (the
+   * dispatcher's and the owner stream's hint).
+   */
+  onDueWork: () => void = () => {},
 ): EngineStores {
   const caches = {
     settings: cachingSettingsStore(given.settings, { clock }),
@@ -110,24 +101,20 @@ export function cachedStores(
     unlocks: rememberingMentions(given.unlocks, { clock }),
     tokens: cachingTokenStore(given.tokens, { clock }),
   };
-  const events = overriding(given.events, {
-    appendEvent: async (input) => {
-      const appended = await given.events.appendEvent(input);
-      onEventsAppended();
-      return appended;
-    },
-  });
+  const events = noticingWrites(given.events, DUE_WORK.events, onDueWork);
+  const subscriptions = noticingWrites(given.subscriptions, DUE_WORK.subscriptions, onDueWork);
   return overriding(given, {
     ...caches,
     events,
+    subscriptions,
     async transaction<T>(work: (stores: EngineStores) => Promise<T>): Promise<T> {
-      const noticed: Noticed = { touched: new Set(), appended: false };
+      const noticed: Noticed = { touched: new Set(), dueWork: false };
       try {
         const result = await given.transaction((tx) =>
           work(new NoticingStores(tx, noticed) as unknown as EngineStores),
         );
-        if (noticed.appended) {
-          onEventsAppended();
+        if (noticed.dueWork) {
+          onDueWork();
         }
         return result;
       } finally {

@@ -198,6 +198,14 @@ export interface SessionStore {
   /** Most recent activity first. */
   listSessions(options?: ListSessionsOptions): Promise<SessionListItem[]>;
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord | null>;
+  /**
+   * Inside a transaction, holds the session's row until it ends, so that what the transaction
+   * reads next comes after every other change of that session that held it (Postgres: `FOR NO
+   * KEY UPDATE`, which the rows pointing at the session do not wait for). A turn and a task of
+   * one session ending at once each read the other as still running without it, and the last
+   * to commit left the session `running_turn`. An unknown id holds nothing.
+   */
+  lockSession(id: string): Promise<void>;
   archiveSession(input: { readonly id: string; readonly at: number }): Promise<SessionRecord | null>;
   unarchiveSession(id: string): Promise<SessionRecord | null>;
   /** Soft delete: the row stays for history, every read treats it as gone. */

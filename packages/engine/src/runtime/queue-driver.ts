@@ -1,6 +1,6 @@
 import type { TurnOutcome } from "../ports/provider";
 import type { TurnRecord } from "../ports/session-store";
-import { settledState } from "../tasks/session-state";
+import { settleSessionState } from "../tasks/session-state";
 import type { Wakeups } from "../wakeups";
 import { recordTurnEnded, recordTurnStarted } from "../watching/outbox";
 import type { BlockingQuestions } from "./blocking-questions";
@@ -67,11 +67,9 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
             return;
           }
           const session = await stores.sessions.getSession(record.sessionId);
-          await recordTurnEnded(writer(stores), ended, session?.title ?? "");
           await stores.questions.endBlockingQuestionsOfTurn({ turnId: record.id, at: endedAt });
-          await stores.sessions.updateSession(record.sessionId, {
-            state: await settledState(stores, record.sessionId),
-          });
+          await settleSessionState(stores, record.sessionId);
+          await recordTurnEnded(writer(stores), ended, session?.title ?? "");
         }),
       );
     try {

@@ -1,6 +1,6 @@
 import type { EngineStores } from "../engine";
 import type { TurnRecord } from "../ports/session-store";
-import { settledState } from "../tasks/session-state";
+import { settleSessionState } from "../tasks/session-state";
 import { recordTurnEnded } from "../watching/outbox";
 import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
@@ -25,7 +25,7 @@ async function failTurns(
     await recordTurnEnded({ stores, ids: ctx.ids, relayName: ctx.relayName }, turn, session?.title ?? "");
   }
   for (const sessionId of new Set(failed.map((turn) => turn.sessionId))) {
-    await stores.sessions.updateSession(sessionId, { state: await settledState(stores, sessionId) });
+    await settleSessionState(stores, sessionId);
   }
   return failed;
 }
@@ -50,7 +50,7 @@ export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
       (session) => session.state !== "idle",
     );
     for (const session of stale) {
-      await stores.sessions.updateSession(session.id, { state: await settledState(stores, session.id) });
+      await settleSessionState(stores, session.id);
     }
   });
 }

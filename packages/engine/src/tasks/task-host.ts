@@ -6,7 +6,7 @@ import type { TaskRecord } from "../ports/task-store";
 import { errorMessage, type RuntimeContext } from "../runtime/runtime-context";
 import { recordTaskEnded, recordTaskStarted } from "../watching/outbox";
 import { readFileEnd } from "./output-file";
-import { runningTasksOf, settledState } from "./session-state";
+import { runningTasksOf, settleSessionState } from "./session-state";
 import { type ProcessExit, type ShellProcess, startShellProcess } from "./task-process";
 import { testCounts } from "./test-counts";
 
@@ -103,10 +103,9 @@ export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): T
         return null;
       }
       const session = await stores.sessions.getSession(record.sessionId);
+      // The outbox last (OUTBOX_LAST in ../watching/outbox).
+      await settleSessionState(stores, record.sessionId);
       await recordTaskEnded(writer(stores), record, { id: record.sessionId, title: session?.title ?? "" });
-      await stores.sessions.updateSession(record.sessionId, {
-        state: await settledState(stores, record.sessionId),
-      });
       return record;
     });
     return ended ?? (await ctx.stores.tasks.getTask(task.record.id)) ?? { ...task.record, status, exitCode };
@@ -214,10 +213,8 @@ export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): T
       try {
         const stored = await ctx.stores.transaction(async (stores) => {
           const inserted = await stores.tasks.insertTask({ ...row, pid: process?.pid ?? null });
+          await settleSessionState(stores, turn.sessionId);
           await recordTaskStarted(writer(stores), inserted, session);
-          await stores.sessions.updateSession(turn.sessionId, {
-            state: await settledState(stores, turn.sessionId),
-          });
           return inserted;
         });
         Object.assign(task, { record: stored, process });
@@ -301,10 +298,8 @@ export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): T
         }
         failed.push(record);
         const session = await stores.sessions.getSession(record.sessionId);
+        await settleSessionState(stores, record.sessionId);
         await recordTaskEnded(writer(stores), record, { id: record.sessionId, title: session?.title ?? "" });
-        await stores.sessions.updateSession(record.sessionId, {
-          state: await settledState(stores, record.sessionId),
-        });
         if (record.pid !== null && runner === undefined) {
           // Only the embedded database's single process knows the group is on this machine.
           await options.killLost(record.pid, record.id);

@@ -48,6 +48,14 @@ export function runGroupStoreContract(setup: ContractSetup<GroupStoreFixture>): 
       });
     });
 
+    it("refuses a group whose id is stored (STORAGE), and the first stays", async () => {
+      await store().createGroup(group("grp_1", { name: "First" }));
+      await expect(store().createGroup(group("grp_1", { name: "Second" }))).rejects.toMatchObject({
+        code: "STORAGE",
+      });
+      expect((await store().getGroup("grp_1"))?.name).toBe("First");
+    });
+
     it("finds groups by id, or by name case-insensitively", async () => {
       await store().createGroup(group("grp_1", { name: "Release 2.4" }));
       await store().createGroup(group("grp_2", { name: "release 2.4" }));

@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { EventStore, OutboxRecord } from "../ports/event-store";
 
 /**
@@ -9,7 +9,7 @@ export function createMemoryEventStore(): EventStore & Snapshotting {
   // Insertion order is seq order: a seq is the last one plus one, so a rolled-back append leaves no gap.
   const events = new Map<string, OutboxRecord>();
   const lastSeq = () => [...events.values()].at(-1)?.seq ?? 0;
-  return {
+  return refusingLikePostgres("EventStore", {
     snapshot: () => snapshotOf(events),
     async appendEvent(input) {
       if (events.has(input.id)) {
@@ -40,5 +40,5 @@ export function createMemoryEventStore(): EventStore & Snapshotting {
     async lastSeqBefore(at) {
       return Math.max(0, ...[...events.values()].filter((event) => event.at < at).map((event) => event.seq));
     },
-  };
+  });
 }

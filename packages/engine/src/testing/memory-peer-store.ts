@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { PeerRecord, PeerStore } from "../ports/peer-store";
 
 /** In-memory PeerStore for tests; it passes the same contract suite as @oar/storage. */
@@ -22,7 +22,7 @@ export function createMemoryPeerStore(): PeerStore & Snapshotting {
     return copy(next);
   };
 
-  return {
+  return refusingLikePostgres("PeerStore", {
     snapshot: () => snapshotOf(peers),
     async createPeer(input) {
       if (find(input.name) !== undefined) {
@@ -84,5 +84,5 @@ export function createMemoryPeerStore(): PeerStore & Snapshotting {
       const peer = find(name);
       return peer === undefined ? false : peers.delete(peer.id);
     },
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { BlockingQuestionRecord, InboxQuestionRecord, QuestionStore } from "../ports/question-store";
 
 /** In-memory QuestionStore for tests; it passes the same contract suite as @oar/storage. */
@@ -24,7 +24,7 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
   // Only this relay's conversations ask as `askingSession` alone.
   const askedBy = (q: InboxQuestionRecord, session: string) =>
     q.askingRelay === null && q.askingSession === session;
-  return {
+  return refusingLikePostgres("QuestionStore", {
     snapshot: () => snapshotOf(blocking, inbox),
     async createInboxQuestion(input) {
       claimId(input.id);
@@ -181,5 +181,5 @@ export function createMemoryQuestionStore(): QuestionStore & Snapshotting {
       }
       return ended;
     },
-  };
+  });
 }

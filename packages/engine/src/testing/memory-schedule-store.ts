@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { ScheduleFiring, ScheduleRecord, ScheduleStore } from "../ports/schedule-store";
 
 /** In-memory ScheduleStore for tests; it passes the same contract suite as @oar/storage. */
@@ -20,7 +20,7 @@ export function createMemoryScheduleStore(): ScheduleStore & Snapshotting {
     schedules.set(ended.id, ended);
     return ended;
   };
-  return {
+  return refusingLikePostgres("ScheduleStore", {
     snapshot: () => snapshotOf(schedules, firings),
     async insertSchedule(input) {
       if (schedules.has(input.id)) {
@@ -128,5 +128,5 @@ export function createMemoryScheduleStore(): ScheduleStore & Snapshotting {
       const due = active().flatMap((schedule) => (schedule.dueAt === null ? [] : [schedule.dueAt]));
       return due.length === 0 ? null : Math.min(...due);
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { err, ok } from "@oar/core";
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refuseStoredKey, refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { GroupRecord, GroupStore, MembershipChange } from "../ports/group-store";
 import type {
   ConversationRef,
@@ -91,8 +91,28 @@ export function createMemorySessionStores(): {
     return { previousGroupId, previousGroupDeleted: deleteIfEmpty(previousGroupId, at) };
   };
 
+  // What the databases' keys refuse: a row whose key is stored, a row of a session never stored.
+  const refuseUnknownSession = (sessionId: string, constraint: string) => {
+    if (!sessions.has(sessionId)) {
+      throw new Error(`insert violates foreign key constraint "${constraint}" (no session ${sessionId})`);
+    }
+  };
+  const refuseRows = <R extends { readonly id: string; readonly sessionId: string }>(
+    rows: readonly R[],
+    stored: (row: R) => boolean,
+    constraint: string,
+  ) => {
+    const ids = new Set<string>();
+    for (const row of rows) {
+      refuseStoredKey(stored(row) || ids.has(row.id), constraint);
+      refuseUnknownSession(row.sessionId, constraint.replace("_pkey", "_session_id_sessions_id_fk"));
+      ids.add(row.id);
+    }
+  };
+
   const sessionStore: SessionStore = {
     async createSession(input) {
+      refuseStoredKey(sessions.has(input.id), "sessions_pkey");
       const session: MemorySession = {
         id: input.id,
         title: input.title,
@@ -146,6 +166,8 @@ export function createMemorySessionStores(): {
     async updateSession(id, patch) {
       return patchSession(id, patch);
     },
+    // Transactions on memory stores run one at a time: nothing to wait for.
+    async lockSession() {},
     async archiveSession({ id, at }) {
       return patchSession(id, { archivedAt: at });
     },
@@ -160,6 +182,8 @@ export function createMemorySessionStores(): {
       return appendMessage(input);
     },
     async appendMessages(inputs) {
+      // One statement in the databases: all rows land, or none.
+      refuseRows(inputs, (input) => messages.some((m) => m.id === input.id), "messages_pkey");
       return inputs.map(appendMessage);
     },
     async reviseMessages(revisions) {
@@ -180,6 +204,7 @@ export function createMemorySessionStores(): {
       return enqueueTurn(input);
     },
     async enqueueTurns(inputs) {
+      refuseRows(inputs, (input) => turns.has(input.id), "turns_pkey");
       return inputs.map(enqueueTurn);
     },
     async markTurnOutput({ id, at }) {
@@ -254,6 +279,7 @@ export function createMemorySessionStores(): {
 
   const groupStore: GroupStore = {
     async createGroup(input) {
+      refuseStoredKey(groups.has(input.id), "session_groups_pkey");
       const group: MemoryGroup = {
         id: input.id,
         name: input.name ?? null,
@@ -333,6 +359,8 @@ export function createMemorySessionStores(): {
   };
 
   const enqueueTurn = (input: NewTurn): TurnRecord => {
+    refuseStoredKey(turns.has(input.id), "turns_pkey");
+    refuseUnknownSession(input.sessionId, "turns_session_id_sessions_id_fk");
     const turn: TurnRecord = {
       id: input.id,
       sessionId: input.sessionId,
@@ -352,6 +380,11 @@ export function createMemorySessionStores(): {
   };
 
   const appendMessage = (input: NewMessage): MessageRecord => {
+    refuseStoredKey(
+      messages.some((m) => m.id === input.id),
+      "messages_pkey",
+    );
+    refuseUnknownSession(input.sessionId, "messages_session_id_sessions_id_fk");
     const message: MessageRecord = {
       id: input.id,
       sessionId: input.sessionId,
@@ -377,8 +410,8 @@ export function createMemorySessionStores(): {
   };
 
   return {
-    sessions: sessionStore,
-    groups: groupStore,
+    sessions: refusingLikePostgres("SessionStore", sessionStore),
+    groups: refusingLikePostgres("GroupStore", groupStore),
     snapshot: () => snapshotOf(sessions, messages, turns, groups),
     isLive: (id) => liveSession(id) !== undefined,
   };

@@ -1,5 +1,5 @@
 import { err, ok } from "@oar/core";
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { JsonValue } from "../ports/json";
 import type { Lease, LeaseStore } from "../ports/lease-store";
 import type { SettingsStore } from "../ports/settings-store";
@@ -7,7 +7,7 @@ import type { TokenRecord, TokenStore } from "../ports/token-store";
 
 export function createMemorySettingsStore(): SettingsStore & Snapshotting {
   const values = new Map<string, JsonValue>();
-  return {
+  return refusingLikePostgres("SettingsStore", {
     snapshot: () => snapshotOf(values),
     async getSetting(key) {
       return values.has(key) ? values.get(key) : undefined;
@@ -21,13 +21,13 @@ export function createMemorySettingsStore(): SettingsStore & Snapshotting {
     async deleteSetting(key) {
       return values.delete(key);
     },
-  };
+  });
 }
 
 export function createMemoryTokenStore(): TokenStore & Snapshotting {
   const tokens = new Map<string, TokenRecord>();
   const live = () => [...tokens.values()].filter((t) => t.revokedAt === null);
-  return {
+  return refusingLikePostgres("TokenStore", {
     snapshot: () => snapshotOf(tokens),
     async storeToken(input) {
       if ([...tokens.values()].some((t) => t.hash === input.hash)) {
@@ -73,12 +73,12 @@ export function createMemoryTokenStore(): TokenStore & Snapshotting {
         )
         .sort((a, b) => a.createdAt - b.createdAt);
     },
-  };
+  });
 }
 
 export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
   const leases = new Map<string, Lease>();
-  return {
+  return refusingLikePostgres("LeaseStore", {
     snapshot: () => snapshotOf(leases),
     async acquireLease({ name, owner, ttlMs, now, process }) {
       const current = leases.get(name);
@@ -127,5 +127,5 @@ export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
       }
       return leases.delete(name);
     },
-  };
+  });
 }

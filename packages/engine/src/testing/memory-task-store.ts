@@ -1,11 +1,11 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { TaskRecord, TaskStore } from "../ports/task-store";
 
 export function createMemoryTaskStore(): TaskStore & Snapshotting {
   const tasks = new Map<string, TaskRecord>();
   const oldestFirst = (list: TaskRecord[]) =>
     list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
-  return {
+  return refusingLikePostgres("TaskStore", {
     snapshot: () => snapshotOf(tasks),
     async insertTask(input) {
       if (tasks.has(input.id)) {
@@ -70,5 +70,5 @@ export function createMemoryTaskStore(): TaskStore & Snapshotting {
         tasks.set(id, { ...task, outputPath: null });
       }
     },
-  };
+  });
 }

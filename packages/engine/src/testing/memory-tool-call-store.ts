@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { ToolCallRecord, ToolCallStore } from "../ports/tool-call-store";
 
 /**
@@ -10,7 +10,7 @@ export function createMemoryToolCallStore(
 ): ToolCallStore & Snapshotting {
   // Kept in the order recorded, which stands in for the database's sequence column.
   const calls: ToolCallRecord[] = [];
-  return {
+  return refusingLikePostgres("ToolCallStore", {
     snapshot: () => snapshotOf(calls),
     async recordToolCalls(batch) {
       for (const call of batch) {
@@ -33,5 +33,5 @@ export function createMemoryToolCallStore(
       calls.splice(0, calls.length, ...kept);
       return before - kept.length;
     },
-  };
+  });
 }

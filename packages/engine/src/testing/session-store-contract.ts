@@ -157,6 +157,13 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
       });
     });
 
+    it("lockSession changes nothing, and takes an unknown id (a store with one writer at a time has nothing to hold)", async () => {
+      const created = await store().createSession(newSession("ses_1"));
+      await store().lockSession("ses_1");
+      await store().lockSession("ses_unknown");
+      expect(await store().getSession("ses_1")).toEqual(created);
+    });
+
     describe("messages", () => {
       it("appends messages and lists them oldest first, in append order within a millisecond", async () => {
         await store().createSession(newSession("ses_1"));
@@ -572,6 +579,72 @@ export function runSessionStoreContract(setup: ContractSetup<ContractFixture<Ses
         });
         expect(await store().findTurnByPromptMessage("msg_2")).toBeNull();
         expect(await store().findTurnByPromptMessage("msg_missing")).toBeNull();
+      });
+    });
+
+    // What the databases refuse, every store refuses: a memory store that took it would hide a
+    // bug the relay only meets on its real store.
+    describe("what a database refuses", () => {
+      const storageError = { code: "STORAGE" };
+
+      it("a session, message or turn whose id is stored is refused, and the first stays", async () => {
+        await store().createSession(newSession("ses_1", { title: "First" }));
+        await expect(store().createSession(newSession("ses_1", { title: "Second" }))).rejects.toMatchObject(
+          storageError,
+        );
+        expect((await store().getSession("ses_1"))?.title).toBe("First");
+
+        await store().appendMessage(newMessage("msg_1", "ses_1", { text: "first" }));
+        await expect(
+          store().appendMessage(newMessage("msg_1", "ses_1", { text: "second" })),
+        ).rejects.toMatchObject(storageError);
+        await store().enqueueTurn(newTurn("trn_1", "ses_1"));
+        await expect(store().enqueueTurn(newTurn("trn_1", "ses_1"))).rejects.toMatchObject(storageError);
+        expect((await store().listMessages("ses_1")).map((message) => message.text)).toEqual(["first"]);
+      });
+
+      it("a message or turn of a session never stored is refused", async () => {
+        await expect(store().appendMessage(newMessage("msg_1", "ses_none"))).rejects.toMatchObject(
+          storageError,
+        );
+        await expect(store().enqueueTurn(newTurn("trn_1", "ses_none"))).rejects.toMatchObject(storageError);
+        expect(await store().getMessage("msg_1")).toBeNull();
+        expect(await store().getTurn("trn_1")).toBeNull();
+      });
+
+      it("a batch with one refused row stores none of it", async () => {
+        await store().createSession(newSession("ses_1"));
+        await store().appendMessage(newMessage("msg_2", "ses_1"));
+        await expect(
+          store().appendMessages([newMessage("msg_1", "ses_1"), newMessage("msg_2", "ses_1")]),
+        ).rejects.toMatchObject(storageError);
+        await expect(
+          store().enqueueTurns([newTurn("trn_1", "ses_1"), newTurn("trn_2", "ses_none")]),
+        ).rejects.toMatchObject(storageError);
+        expect(ids(await store().listMessages("ses_1"))).toEqual(["msg_2"]);
+        expect(await store().getTurn("trn_1")).toBeNull();
+      });
+
+      it("text holding a NUL character is refused, and nothing is stored", async () => {
+        await expect(store().createSession(newSession("ses_1", { title: "a\u0000b" }))).rejects.toMatchObject(
+          storageError,
+        );
+        expect(await store().getSession("ses_1")).toBeNull();
+        await store().createSession(newSession("ses_1"));
+        await expect(
+          store().appendMessage(newMessage("msg_1", "ses_1", { text: "x\u0000" })),
+        ).rejects.toMatchObject(storageError);
+        expect(await store().listMessages("ses_1")).toEqual([]);
+      });
+
+      it("an instant a date cannot hold is refused", async () => {
+        await expect(
+          store().createSession(newSession("ses_1", { createdAt: Number.MAX_SAFE_INTEGER })),
+        ).rejects.toMatchObject(storageError);
+        await expect(
+          store().createSession(newSession("ses_2", { createdAt: Number.NaN })),
+        ).rejects.toMatchObject(storageError);
+        expect(await store().getSessions(["ses_1", "ses_2"])).toEqual([]);
       });
     });
   });

@@ -8,6 +8,11 @@ import type { TaskRecord } from "../ports/task-store";
 /**
  * The lifecycle events (DESIGN §9), each appended by the caller inside the transaction of the
  * change it records: the change and its event land together or not at all.
+ *
+ * OUTBOX_LAST: an append locks the outbox's head until the commit (seqs in commit order), so a
+ * change appends its events after its other writes. A change that took the head and then a
+ * session's row deadlocked on Postgres with a turn's end, which takes them the other way round;
+ * the stores run such a transaction again, but only after Postgres's deadlock check (a second).
  */
 export interface OutboxWriter {
   readonly stores: EngineStores;

@@ -59,6 +59,14 @@ export function runCardStoreContract(setup: ContractSetup<ContractFixture<CardSt
       expect(await store().getCard("card_1")).toEqual(created);
     });
 
+    it("refuses a card whose id is stored (STORAGE), and the first stays", async () => {
+      await store().createCard(card("card_1", { text: "First" }));
+      await expect(store().createCard(card("card_1", { text: "Second" }))).rejects.toMatchObject({
+        code: "STORAGE",
+      });
+      expect((await store().getCard("card_1"))?.text).toBe("First");
+    });
+
     it("returns null for an unknown card", async () => {
       expect(await store().getCard("card_missing")).toBeNull();
     });

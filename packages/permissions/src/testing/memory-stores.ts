@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refuseStoredKey, refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type {
   CardRecord,
   CardStore,
@@ -17,9 +17,10 @@ export function createMemoryCardStore(): CardStore & Snapshotting {
     (filter.conversation === undefined || c.conversation === filter.conversation) &&
     (filter.kind === undefined || c.kind === filter.kind);
 
-  return {
+  return refusingLikePostgres("CardStore", {
     snapshot: () => snapshotOf(cards),
     async createCard(input) {
+      refuseStoredKey(cards.has(input.id), "approval_cards_pkey");
       const record: CardRecord = {
         id: input.id,
         kind: input.kind,
@@ -62,7 +63,7 @@ export function createMemoryCardStore(): CardStore & Snapshotting {
       }
       return expired;
     },
-  };
+  });
 }
 
 export function createMemoryUnlockStore(): UnlockStore & Snapshotting {
@@ -71,7 +72,7 @@ export function createMemoryUnlockStore(): UnlockStore & Snapshotting {
   const get = async ({ conversation, relay }: { conversation: string; relay: string }) =>
     unlocks.get(keyOf(conversation, relay)) ?? null;
 
-  return {
+  return refusingLikePostgres("UnlockStore", {
     snapshot: () => snapshotOf(unlocks),
     async unlockRelay({ conversation, relay, how, at }) {
       const key = keyOf(conversation, relay);
@@ -102,12 +103,12 @@ export function createMemoryUnlockStore(): UnlockStore & Snapshotting {
       }
       return ended;
     },
-  };
+  });
 }
 
 export function createMemoryLoopCounterStore(): LoopCounterStore & Snapshotting {
   const counts = new Map<string, number>();
-  return {
+  return refusingLikePostgres("LoopCounterStore", {
     snapshot: () => snapshotOf(counts),
     async incrementLoopCounter(conversation) {
       const next = (counts.get(conversation) ?? 0) + 1;
@@ -120,5 +121,5 @@ export function createMemoryLoopCounterStore(): LoopCounterStore & Snapshotting 
     async getLoopCounter(conversation) {
       return counts.get(conversation) ?? 0;
     },
-  };
+  });
 }

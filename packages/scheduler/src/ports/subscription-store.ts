@@ -68,10 +68,13 @@ export interface SubscriptionStore {
   getSubscription(id: string): Promise<SubscriptionRecord | null>;
   /** The subscriptions of `ids` that exist, ended ones included, in no set order. */
   getSubscriptions(ids: readonly string[]): Promise<SubscriptionRecord[]>;
-  /** The watcher's active subscriptions and those that ended at or after `endedSince`, oldest first. */
+  /**
+   * The watcher's active subscriptions and those that ended at or after `endedSince` (`null`: none
+   * that ended), oldest first.
+   */
   listSubscriptions(options: {
     readonly watcher: string;
-    readonly endedSince: number;
+    readonly endedSince: number | null;
   }): Promise<SubscriptionRecord[]>;
   countActiveSubscriptions(watcher: string): Promise<number>;
   /**

@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { DeliveryReason, DeliveryRecord, DeliveryStore, WakeupRecord } from "../ports/delivery-store";
 
 /** The reasons that hold a delivery for its subscription: a digest, quiet hours, the hourly cap. */
@@ -34,7 +34,7 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
   };
   const collectedKey = (sessionId: string, turnId: string) => JSON.stringify([sessionId, turnId]);
 
-  return {
+  return refusingLikePostgres("DeliveryStore", {
     snapshot: () => snapshotOf(deliveries, wakeups, collected, cursor),
 
     async claimCursor() {
@@ -201,7 +201,7 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
     async collectedReplies({ sessionId, turnIds }) {
       return [...new Set(turnIds)].filter((turnId) => collected.has(collectedKey(sessionId, turnId)));
     },
-  };
+  });
 }
 
 const byWatcherThenEvent = (a: DeliveryRecord, b: DeliveryRecord) =>

@@ -1,4 +1,4 @@
-import { type Snapshotting, snapshotOf } from "@oar/core/testing";
+import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { SubscriptionEndReason } from "@oar/schema";
 import type { SubscriptionRecord, SubscriptionStore } from "../ports/subscription-store";
 
@@ -20,7 +20,7 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
     return ended.map((s) => s.id);
   };
 
-  return {
+  return refusingLikePostgres("SubscriptionStore", {
     snapshot: () => snapshotOf(subscriptions),
     async createSubscription(input) {
       if (subscriptions.has(input.id)) {
@@ -52,7 +52,10 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
       return [...new Set(ids)].flatMap((id) => subscriptions.get(id) ?? []);
     },
     async listSubscriptions({ watcher, endedSince }) {
-      return all().filter((s) => s.watcher === watcher && (s.endedAt === null || s.endedAt >= endedSince));
+      return all().filter(
+        (s) =>
+          s.watcher === watcher && (s.endedAt === null || (endedSince !== null && s.endedAt >= endedSince)),
+      );
     },
     async countActiveSubscriptions(watcher) {
       return active().filter((s) => s.watcher === watcher).length;
@@ -155,5 +158,5 @@ export function createMemorySubscriptionStore(): SubscriptionStore & Snapshottin
       const ticks = active().flatMap((s) => (s.nextTickAt === null ? [] : [s.nextTickAt]));
       return ticks.length === 0 ? null : Math.min(...ticks);
     },
-  };
+  });
 }

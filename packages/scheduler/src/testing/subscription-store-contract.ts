@@ -183,7 +183,20 @@ export function runSubscriptionStoreContract(setup: ContractSetup<SubscriptionSt
         "sub_recent",
         "sub_edge",
       ]);
+      expect(ids(await store().listSubscriptions({ watcher: "ses_watcher", endedSince: null }))).toEqual([
+        "sub_b",
+        "sub_a",
+      ]);
       expect(await store().listSubscriptions({ watcher: "ses_nobody", endedSince: 0 })).toEqual([]);
+    });
+
+    // A call with Number.MAX_SAFE_INTEGER as an instant passed every memory test and failed every
+    // call on the databases ("Invalid time value"): every store refuses it.
+    it("refuses an instant a date cannot hold (STORAGE)", async () => {
+      await create("sub_a");
+      await expect(
+        store().listSubscriptions({ watcher: "ses_watcher", endedSince: Number.MAX_SAFE_INTEGER }),
+      ).rejects.toMatchObject({ code: "STORAGE" });
     });
 
     it("counts a watcher's active subscriptions", async () => {

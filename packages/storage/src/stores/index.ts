@@ -5,7 +5,7 @@ import { createCardStore } from "./card-store";
 import { createDeliveryStore } from "./delivery-store";
 import { createEventStore } from "./event-store";
 import { createGroupStore } from "./group-store";
-import { guardStore, isOutage, unavailableError, withDeadline } from "./guard";
+import { guardStore, isOutage, sqlStateOf, unavailableError, withDeadline } from "./guard";
 import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
 import { createPeerStore } from "./peer-store";
@@ -35,6 +35,13 @@ export interface StoreDeadlines {
  */
 export type ForeignEventsHint = (listener: () => void) => () => void;
 
+// A transaction Postgres ended so that another could go on (a deadlock: two changes locking a
+// session's row and the outbox's head in opposite orders; a serialization failure) changed nothing
+// and goes through when run again, which Postgres asks its clients to do. Its work then runs
+// again from the start: it writes through its stores only, as it must for a rollback anyway.
+const RUN_AGAIN_SQLSTATES: ReadonlySet<string> = new Set(["40P01", "40001"]);
+const TRANSACTION_RUNS = 5;
+
 /**
  * The stores on `db`. `transaction` runs its work on stores bound to one database transaction;
  * inside it, a transaction joins the outer one (the stores' own multi-statement writes become
@@ -47,22 +54,29 @@ export function createStores(
   deadlines?: StoreDeadlines,
   foreignEvents?: ForeignEventsHint,
 ): Stores {
+  const once: Stores["transaction"] = (work) =>
+    withDeadline("transaction", deadlines?.transactionMs, () =>
+      db.transaction(async (tx) => {
+        const calls = new TransactionCalls();
+        try {
+          const stores = new TransactionStores(tx, deadlines?.callMs, foreignEvents, calls);
+          return await work(stores as unknown as Stores);
+        } finally {
+          await calls.end();
+        }
+      }),
+    );
   const transaction: Stores["transaction"] = async (work) => {
-    try {
-      return await withDeadline("transaction", deadlines?.transactionMs, () =>
-        db.transaction(async (tx) => {
-          const calls = new TransactionCalls();
-          try {
-            const stores = new TransactionStores(tx, deadlines?.callMs, foreignEvents, calls);
-            return await work(stores as unknown as Stores);
-          } finally {
-            await calls.end();
-          }
-        }),
-      );
-    } catch (cause) {
-      // The work's own refusals and failures pass as they are; only an outage is translated.
-      throw isOutage(cause) ? unavailableError("transaction", cause) : cause;
+    for (let run = 1; ; run++) {
+      try {
+        return await once(work);
+      } catch (cause) {
+        if (run < TRANSACTION_RUNS && RUN_AGAIN_SQLSTATES.has(sqlStateOf(cause) ?? "")) {
+          continue;
+        }
+        // The work's own refusals and failures pass as they are; only an outage is translated.
+        throw isOutage(cause) ? unavailableError("transaction", cause) : cause;
+      }
     }
   };
   return rootStores({ db, deadlineMs: deadlines?.callMs, foreignEvents }, transaction);

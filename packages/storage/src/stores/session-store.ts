@@ -277,6 +277,10 @@ export function createSessionStore(db: Database): SessionStore {
       return patchSession(id, toSessionValues(patch));
     },
 
+    async lockSession(id) {
+      await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, id)).for("no key update");
+    },
+
     async archiveSession({ id, at }) {
       return patchSession(id, { archivedAt: toDate(at) });
     },

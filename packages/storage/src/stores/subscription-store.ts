@@ -115,7 +115,10 @@ export function createSubscriptionStore(db: Database): SubscriptionStore {
         .select()
         .from(subscriptions)
         .where(
-          and(eq(subscriptions.watcher, watcher), or(ACTIVE, gte(subscriptions.endedAt, toDate(endedSince)))),
+          and(
+            eq(subscriptions.watcher, watcher),
+            endedSince === null ? ACTIVE : or(ACTIVE, gte(subscriptions.endedAt, toDate(endedSince))),
+          ),
         )
         .orderBy(asc(subscriptions.seq));
       return rows.map(toSubscriptionRecord);

@@ -40,9 +40,9 @@ export async function transferSubscriptions(
     await requireSession(ctx, call.from, { allowArchived: true, nothing: "Nothing was moved." });
   }
   const { stores } = ctx.deps;
-  // An `endedSince` past any end lists the active ones only; of those, the ones kept here for that relay.
+  // The active ones only; of those, the ones kept here for that relay.
   const ofFrom = (
-    await stores.subscriptions.listSubscriptions({ watcher: call.from, endedSince: Number.MAX_SAFE_INTEGER })
+    await stores.subscriptions.listSubscriptions({ watcher: call.from, endedSince: null })
   ).filter((subscription) => subscription.watcherRelay === watcherRelay && subscription.relay === null);
   const held = await stores.subscriptions.countActiveSubscriptions(ctx.callerId);
   refuseTransferPastLimit(held, ofFrom.length, call.from);

@@ -9,8 +9,8 @@ export async function unsubscribe(ctx: ActionContext, call: CallOf<"unsubscribe"
   const id = call.subscription_id;
   let ids: string[];
   if (id === "all") {
-    ids = (await stores.subscriptions.listSubscriptions({ watcher: ctx.callerId, endedSince: clock.now() }))
-      .filter((subscription) => subscription.endedAt === null && subscription.watcherRelay === ctx.from.relay)
+    ids = (await stores.subscriptions.listSubscriptions({ watcher: ctx.callerId, endedSince: null }))
+      .filter((subscription) => subscription.watcherRelay === ctx.from.relay)
       .map((subscription) => subscription.id);
   } else {
     const subscription = await stores.subscriptions.getSubscription(id);
