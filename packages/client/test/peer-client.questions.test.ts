@@ -1,4 +1,3 @@
-import { RelayError } from "@oar/core";
 import { describe, expect, it } from "vitest";
 import { createPeerClient } from "../src/index";
 import { BASE, failure, fakePeer, json, refused, TOKEN } from "./fake-peer";

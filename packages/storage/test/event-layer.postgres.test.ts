@@ -1,9 +1,9 @@
 import { newOutboxEvent } from "@oar/engine/testing";
 import { newDelivery, newSubscription } from "@oar/scheduler/testing";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openStorage, type Storage, type Stores } from "../src";
-import { postgresDatabase, useTestStorage } from "./databases";
+import { describe, expect, it } from "vitest";
+import type { Stores } from "../src";
+import { postgresDatabase } from "./databases";
 import { gate, sleep, stillPending, useTwoProcesses } from "./holding";
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -1,9 +1,9 @@
 import type { NewSchedule, ScheduleFiring } from "@oar/engine";
 import { newSession } from "@oar/engine/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openStorage, type Storage, type Stores } from "../src";
-import { postgresDatabase, useTestStorage } from "./databases";
-import { gate, sleep, stillPending, useTwoProcesses } from "./holding";
+import { describe, expect, it } from "vitest";
+import type { Stores } from "../src";
+import { postgresDatabase } from "./databases";
+import { gate, stillPending, useTwoProcesses } from "./holding";
 
 const T0 = Date.UTC(2026, 0, 1);
 const ROUNDS = 10;

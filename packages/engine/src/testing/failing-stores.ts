@@ -1,13 +1,11 @@
 import { overriding } from "@oar/core";
 import type { EngineStores } from "../engine";
+import type { StorePort as Port } from "../store-ports";
 
 /** `port.method` of EngineStores, e.g. `"sessions.enqueueTurn"`. */
 export type StoreMethod = {
-  [Port in Exclude<
-    keyof EngineStores,
-    "transaction"
-  >]: `${Port & string}.${keyof EngineStores[Port] & string}`;
-}[Exclude<keyof EngineStores, "transaction">];
+  [P in Port]: `${P & string}.${keyof EngineStores[P] & string}`;
+}[Port];
 
 /** The error a failing store method rejects with, so a test can tell it from any other. */
 export class InjectedStoreFailure extends Error {
@@ -34,15 +32,50 @@ export function withFailingMethod(
 ): EngineStores {
   const failing = options.failing ?? (() => true);
   const error = options.error ?? (() => new InjectedStoreFailure(method));
-  const [port, name] = method.split(".") as [Exclude<keyof EngineStores, "transaction">, string];
+  return replaceMethod(stores, method, ({ original, args }) =>
+    failing() ? Promise.reject(error()) : original(...args),
+  );
+}
+
+/** What a replaced store method is given: its arguments, the method it replaces, and its store. */
+export interface ReplacedCall<S = Record<string, (...args: unknown[]) => Promise<unknown>>> {
+  readonly args: unknown[];
+  readonly original: (...args: unknown[]) => Promise<unknown>;
+  /**
+   * The store the call was made on (a transaction's own, inside one): what the replacement uses
+   * for further calls, since the embedded database's single connection would make a call on the
+   * stores outside wait for the transaction to end.
+   */
+  readonly store: S;
+}
+
+/**
+ * The stores with one method replaced, inside transactions too: how a test makes something
+ * happen between two steps of a verb (another writer getting there first), on any store.
+ */
+export function withReplacedMethod<P extends Port>(
+  stores: EngineStores,
+  method: `${P}.${keyof EngineStores[P] & string}`,
+  replacement: (call: ReplacedCall<EngineStores[P]>) => Promise<unknown>,
+): EngineStores {
+  return replaceMethod(stores, method, replacement as (call: ReplacedCall<unknown>) => Promise<unknown>);
+}
+
+function replaceMethod(
+  stores: EngineStores,
+  method: string,
+  replacement: (call: ReplacedCall<unknown>) => Promise<unknown>,
+): EngineStores {
+  const [port, name] = method.split(".") as [Port, string];
   const wrap = (inner: EngineStores): EngineStores => {
-    const store = inner[port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    const original = store[name];
-    if (original === undefined) {
+    const store = inner[port];
+    const original = (store as unknown as Record<string, unknown>)[name];
+    if (typeof original !== "function") {
       throw new Error(`No store method ${method}.`);
     }
-    const replaced = overriding(store, {
-      [name]: (...args: unknown[]) => (failing() ? Promise.reject(error()) : original.apply(store, args)),
+    const replaced = overriding(store as object, {
+      [name]: (...args: unknown[]) =>
+        replacement({ args, original: (...given) => original.apply(store, given), store }),
     });
     return overriding(inner, {
       [port]: replaced,

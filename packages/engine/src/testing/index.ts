@@ -1,6 +1,12 @@
 export { runAtomicChangesContract } from "./atomic-changes-contract";
 export { type EventStoreFixture, newOutboxEvent, runEventStoreContract } from "./event-store-contract";
-export { InjectedStoreFailure, type StoreMethod, withFailingMethod } from "./failing-stores";
+export {
+  InjectedStoreFailure,
+  type ReplacedCall,
+  type StoreMethod,
+  withFailingMethod,
+  withReplacedMethod,
+} from "./failing-stores";
 export { newMessage, newSession, newTurn } from "./fixtures";
 export { type GroupStoreFixture, runGroupStoreContract } from "./group-store-contract";
 export { runLeaseStoreContract } from "./lease-store-contract";
@@ -23,6 +29,7 @@ export {
 export { runScheduleStoreContract, type ScheduleStoreFixture } from "./schedule-store-contract";
 export { runSessionStoreContract } from "./session-store-contract";
 export { runSettingsStoreContract } from "./settings-store-contract";
+export { settleBetweenTimers, settleStoreCalls, trackStoreCalls } from "./store-calls";
 export { runTaskStoreContract, type TaskStoreFixture } from "./task-store-contract";
 export {
   createTestProvider,
@@ -31,5 +38,6 @@ export {
   type TestTurn,
   type TestTurnScript,
 } from "./test-provider";
+export { openTestStores, type TestStoresSource, testStoresKind, useTestStores } from "./test-stores";
 export { runTokenStoreContract } from "./token-store-contract";
 export { runToolCallStoreContract, type ToolCallStoreFixture } from "./tool-call-store-contract";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withReplacedMethod } from "../../src/testing";
 import type { Harness } from "./harness";
 import { createHarness, refusal } from "./harness";
 
@@ -141,14 +142,15 @@ describe("create_session: placing it in a group (§15.1)", () => {
   });
 
   it("R-CGRP-07(c): a group dissolved between the lookup and the start leaves nothing created", async () => {
-    const h = await createHarness();
+    // Another writer dissolves the group in the create's own transaction, just before it joins.
+    const h: Harness = await createHarness({
+      engineStores: (stores) =>
+        withReplacedMethod(stores, "groups.setSessionGroup", async ({ args, original, store }) => {
+          await store.dissolveGroup({ id: "grp_rel", at: h.clock.now() });
+          return original(...args);
+        }),
+    });
     await ownerGroup(h, "grp_rel", "Release");
-    const { groups } = h.stores;
-    const setSessionGroup = groups.setSessionGroup.bind(groups);
-    groups.setSessionGroup = async (input) => {
-      await groups.dissolveGroup({ id: "grp_rel", at: h.clock.now() });
-      return setSessionGroup(input);
-    };
     const before = (await h.stores.sessions.listSessions({ scope: "all" })).length;
     const result = refusal(
       await h.call({ action: "create_session", relay: "this", text: "a", group: "Release" }),

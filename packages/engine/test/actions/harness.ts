@@ -8,8 +8,10 @@ import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider, ProviderSource } from "../../src/ports/provider";
 import type { NewSession, SessionRecord } from "../../src/ports/session-store";
 import {
-  createMemoryEngineStores,
   createTestProvider,
+  openTestStores,
+  settleBetweenTimers,
+  settleStoreCalls,
   type TestProvider,
   type TestProviderOptions,
 } from "../../src/testing";
@@ -18,11 +20,10 @@ export const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 export const RELAY = { name: "desk", version: "0.1.0", platform: "linux-x64" } as const;
 
 /** Lets every promise callback and store call run (no time passes on the FakeClock). */
-export async function settle(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
+export const settle = (rounds = 5): Promise<void> => settleStoreCalls(rounds);
+
+/** A fake clock that lets store calls land between its timers (memory or a database). */
+export const testClock = (start = T0) => new FakeClock(start, { settle: settleBetweenTimers });
 
 /** A promise with a flag saying whether it has settled yet. */
 export function track<T>(promise: Promise<T>): { readonly promise: Promise<T>; settled(): boolean } {
@@ -48,9 +49,9 @@ export interface HarnessOptions {
    * them off unless they ask for them.
    */
   readonly approvalCards?: boolean;
-  /** What the engine works on, made from the memory stores the test reads (a failing method). */
+  /** What the engine works on, made from the stores the test reads (a failing method). */
   readonly engineStores?: (stores: EngineStores) => EngineStores;
-  /** The memory stores to use (a second engine over the first one's, as after a restart). */
+  /** The stores to use (a second engine over the first one's, as after a restart). */
   readonly stores?: EngineStores;
   /** Where background tasks write their output. */
   readonly taskOutputDir?: string;
@@ -81,10 +82,10 @@ export interface Harness {
   patchSettings(patch: OwnerSettingsPatch): Promise<void>;
 }
 
-/** An engine over memory stores, the test provider and a FakeClock, closed after the test. */
+/** An engine over the suite's stores (memory, PGlite or Postgres), the test provider and a FakeClock, closed after the test. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const clock = new FakeClock(T0);
-  const stores = options.stores ?? createMemoryEngineStores();
+  const clock = testClock();
+  const stores = options.stores ?? (await openTestStores());
   const provider = createTestProvider(options.testProvider);
   const deps: EngineDeps = {
     stores: options.engineStores?.(stores) ?? stores,

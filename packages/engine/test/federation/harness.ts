@@ -1,15 +1,15 @@
 import { ID_PREFIXES, type IdGenerator, RelayError } from "@oar/core";
-import { FakeClock } from "@oar/core/testing";
+import type { FakeClock } from "@oar/core/testing";
 import { PEER_FEATURES, type PeerToolRequest, type PermissionLevel } from "@oar/schema";
 import { expect, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
 import type { Engine, EngineStores, ToolResult } from "../../src/engine";
 import type { PeerLink } from "../../src/ports/peer-link";
 import type { SessionRecord } from "../../src/ports/session-store";
-import { createMemoryEngineStores, createTestProvider, type TestProvider } from "../../src/testing";
-import { settle, T0 } from "../actions/harness";
+import { createTestProvider, openTestStores, type TestProvider } from "../../src/testing";
+import { settle, testClock } from "../actions/harness";
 
-/** One relay of a federation test: an engine on memory stores, the test provider, a Planner conversation. */
+/** One relay of a federation test: an engine on the suite's stores, the test provider, a Planner conversation. */
 export interface FedRelay {
   readonly name: string;
   readonly url: string;
@@ -66,7 +66,7 @@ export async function createFederation(
   names: readonly string[] = ["desk", "build-box"],
   options: { readonly urls?: Readonly<Record<string, string>> } = {},
 ): Promise<Federation> {
-  const clock = new FakeClock(T0);
+  const clock = testClock();
   const relays: Record<string, FedRelay> = {};
   const requests: Federation["requests"] = [];
   const down = new Set<string>();
@@ -119,7 +119,7 @@ export async function createFederation(
   });
 
   for (const [index, name] of names.entries()) {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const provider = createTestProvider();
     const ids = taggedIds(String.fromCharCode(97 + index));
     const engine = createEngine({

@@ -54,11 +54,14 @@ describe("relay to relay (§6)", () => {
     ci.provider.hold();
 
     // desk → build-box: the turn there has crossed one relay.
+    // Each agent calls from its running turn: the one the prompt started (its hops are the turn's).
     await desk.write("build-box");
     await desk.ok(sendTo(box, sb.id));
+    await box.provider.nextTurn();
     // build-box → ci: two crossings, still allowed; build-box's owner named ci in that conversation.
     await box.write("use ci", sb.id);
     await box.ok(sendTo(ci, sc.id), sb.id);
+    await ci.provider.nextTurn();
     const [arrived] = await ci.stores.sessions.listMessages(sc.id);
     expect(arrived?.provenance).toMatchObject({ relay: "build-box", hops: 2, userUnlocked: true });
 
@@ -91,6 +94,7 @@ describe("relay to relay (§6)", () => {
     box.provider.hold();
     await desk.write("build-box");
     await desk.ok(sendTo(box, first.id));
+    await box.provider.nextTurn();
     await box.ok({ ...sendTo(box, second.id), relay: "this" }, first.id);
     const [local] = await box.stores.sessions.listMessages(second.id);
     expect(local?.provenance).toMatchObject({ relay: "build-box", session: first.id, hops: 1 });

@@ -1,5 +1,5 @@
 import { RelayError } from "@oar/core";
-import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
+import { createSequentialIdGenerator } from "@oar/core/testing";
 import {
   PEER_FEATURES,
   type PeerInfo,
@@ -11,8 +11,8 @@ import { createEngine } from "../../src/create-engine";
 import type { ToolResult } from "../../src/engine";
 import { PEER_STATUS_TTL_MS } from "../../src/peers/peer-status";
 import type { PeerLink } from "../../src/ports/peer-link";
-import { createMemoryEngineStores, createTestProvider } from "../../src/testing";
-import { RELAY, refusal, settle, T0, track } from "../actions/harness";
+import { createTestProvider, openTestStores } from "../../src/testing";
+import { RELAY, refusal, settle, T0, testClock, track } from "../actions/harness";
 
 // R-RTO-08, R-BILL-05, R-CGRP-07(d), R-UPD-28, R-QCHK-06, R-PAIR-05 (DESIGN §4 `features`): a
 // paired relay that does not list a call's feature in GET /v1/peer/info never receives that call.
@@ -65,8 +65,8 @@ function fakePeer(initial: PeerInfo | RelayError) {
 
 /** desk, paired with the fake build-box at Full; its Planner conversation has build-box unlocked and is in a turn. */
 async function deskPairedWith(info: PeerInfo | RelayError, options: { readonly mode?: "ask" } = {}) {
-  const clock = new FakeClock(T0);
-  const stores = createMemoryEngineStores();
+  const clock = testClock(T0);
+  const stores = await openTestStores();
   const provider = createTestProvider();
   const peer = fakePeer(info);
   const engine = createEngine({

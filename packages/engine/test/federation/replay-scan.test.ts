@@ -1,16 +1,16 @@
-import { FakeClock } from "@oar/core/testing";
 import { newSubscription } from "@oar/scheduler/testing";
 import { describe, expect, it } from "vitest";
 import type { EngineDeps } from "../../src/engine";
 import { peerSubscriptionEvents } from "../../src/peers/subscription-events";
-import { createMemoryEngineStores } from "../../src/testing";
+import { openTestStores } from "../../src/testing";
+import { testClock } from "../actions/harness";
 
 const HOUR = 3_600_000;
 
 describe("the replay route's reading of the outbox (R-PAIR-04, DESIGN §4)", () => {
   it("a first fetch starts near the subscription's creation, not at the outbox's first row", async () => {
-    const clock = new FakeClock(Date.UTC(2026, 9, 20, 10));
-    const stores = createMemoryEngineStores();
+    const clock = testClock(Date.UTC(2026, 9, 20, 10));
+    const stores = await openTestStores();
     // A long-lived relay: many events an hour before the subscription.
     for (let i = 0; i < 1_200; i++) {
       const id = `old_${i}`;

@@ -29,7 +29,7 @@ async function relayLines(relay: FedRelay, sessionId = relay.caller.id) {
   return messages.filter((m) => m.role === "relay").map((m) => m.text);
 }
 
-describe("§28 subscriptions on a paired relay (engines over memory stores)", () => {
+describe("§28 subscriptions on a paired relay", () => {
   it("R-PAIR-01/03: build-box keeps the subscription, desk a mirror; desk fetches the events and its watcher reads them with build-box's name", async () => {
     const { fed, desk, box, target } = await pairedWithDeploy();
     const result = await subscribeThere(desk, { sessions: [target.id], events: ["turn_end"] });

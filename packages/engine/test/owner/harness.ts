@@ -1,21 +1,18 @@
 import { isRelayError } from "@oar/core";
-import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
+import { createSequentialIdGenerator } from "@oar/core/testing";
 import { expect, onTestFinished } from "vitest";
 import type { EngineDeps } from "../../src/engine";
 import { createOwnerApi } from "../../src/owner/create-owner-api";
 import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider } from "../../src/ports/provider";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
-import { createMemoryEngineStores, createTestProvider, type TestProvider } from "../../src/testing";
+import { createTestProvider, openTestStores, settleStoreCalls, type TestProvider } from "../../src/testing";
+import { testClock } from "../actions/harness";
 
 export const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 
-/** Lets the runtime's promise callbacks run (no time passes on the FakeClock). */
-export async function settle(rounds = 8): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
+/** Lets the runtime's promise callbacks and store calls run (no time passes on the FakeClock). */
+export const settle = (rounds = 8): Promise<void> => settleStoreCalls(rounds);
 
 export interface OwnerHarnessOptions {
   readonly allowedRoots?: readonly string[];
@@ -24,11 +21,11 @@ export interface OwnerHarnessOptions {
   readonly extraProviders?: readonly Provider[];
 }
 
-/** The owner API over memory stores, the test provider, a session runtime and a FakeClock. */
+/** The owner API over the suite's stores, the test provider, a session runtime and a FakeClock. */
 export async function ownerHarness(options: OwnerHarnessOptions = {}) {
-  const clock = new FakeClock(T0);
+  const clock = testClock();
   const ids = createSequentialIdGenerator();
-  const stores = createMemoryEngineStores();
+  const stores = await openTestStores();
   const provider: TestProvider = createTestProvider();
   const providers = [provider, ...(options.extraProviders ?? [])];
   const runtime = createSessionRuntime({

@@ -3,7 +3,7 @@ import { OwnerSessionDetailSchema } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { clip, TOOL_CALL_SUMMARY_MAX_CHARS } from "../../src/actions/tool-call-log";
 import { withFailingMethod } from "../../src/testing";
-import { createHarness, T0 } from "../actions/harness";
+import { createHarness, settle, T0 } from "../actions/harness";
 import { createFederation, relayOf } from "../federation/harness";
 
 /** A logger that keeps what it was told at error level. */
@@ -194,8 +194,11 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
   it("an unknown caller's call leaves nothing; deleting a session deletes its log", async () => {
     const h = await createHarness();
     await h.callAs("ses_ghost", { action: "list_relays" });
+    await settle();
     expect(await h.stores.toolCalls.listToolCalls("ses_ghost", { limit: 10 })).toEqual([]);
     await h.ok({ action: "usage", relay: "this" });
+    // The line is written beside the call: read from the store once it is (the owner's view waits).
+    await settle();
     expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toHaveLength(1);
     await h.engine.owner.deleteSession(h.caller.id);
     expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toEqual([]);

@@ -38,8 +38,8 @@ describe("ask (§34.1) and the owner's Inbox", () => {
       recommendation: "Wait",
       status: "pending",
     });
-    await h.clock.advanceAsync(3 * DAY);
-    // R-QLIM-02: no expiry.
+    // R-QLIM-02: no expiry, three days later (a jump: the pollers' timers fire once, not each poll).
+    await h.clock.jumpAsync(3 * DAY);
     expect(await h.engine.owner.listInbox()).toHaveLength(1);
     const answered = await h.engine.owner.answerInbox(id, { choice: "Wait" });
     expect(answered).toMatchObject({ status: "answered", choice: "Wait", via: "desk" });
@@ -164,7 +164,7 @@ describe("withdraw (§34.6) and the ends of a question", () => {
     expect(await answeredEvents(h, h.caller.id)).toEqual([]);
     const [entry] = (await h.ok({ action: "list_questions" })).questions as Record<string, unknown>[];
     expect(entry).toMatchObject({ question_id: id, status: "ended", closedAt: new Date(T0).toISOString() });
-    await h.clock.advanceAsync(DAY);
+    await h.clock.jumpAsync(DAY);
     expect((await h.ok({ action: "list_questions" })).questions).toHaveLength(1);
     await h.clock.advanceAsync(1);
     expect((await h.ok({ action: "list_questions" })).questions).toEqual([]);

@@ -1,12 +1,12 @@
 import type { IdGenerator } from "@oar/core";
-import { FakeClock } from "@oar/core/testing";
+import type { FakeClock } from "@oar/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { EngineStores } from "../../src";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
 import { RUNNER_GONE_MESSAGE } from "../../src/runtime/recovery";
 import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS, type RunnerProcess } from "../../src/runtime/runner-lease";
-import { createMemoryEngineStores, createTestProvider } from "../../src/testing";
-import { settle, T0, taggedIds } from "./harness";
+import { createTestProvider, openTestStores } from "../../src/testing";
+import { settle, T0, taggedIds, testClock } from "./harness";
 
 /** Moves the clock in steps, letting the runtime's async work run after each one. */
 async function pass(clock: FakeClock, ms: number, step = 500): Promise<void> {
@@ -54,7 +54,7 @@ async function relayProcess(input: {
  * clock stands still from then on, so it never renews its lease (killed: it does nothing more).
  */
 async function deadProcessWithTurn(stores: EngineStores, runnerProcess: RunnerProcess) {
-  const first = await relayProcess({ stores, clock: new FakeClock(T0), ids: taggedIds("a"), runnerProcess });
+  const first = await relayProcess({ stores, clock: testClock(T0), ids: taggedIds("a"), runnerProcess });
   await stores.sessions.createSession({
     id: "ses_a",
     title: "Long one",
@@ -71,11 +71,11 @@ async function deadProcessWithTurn(stores: EngineStores, runnerProcess: RunnerPr
 
 describe("a relay process of this host that is gone: its turns end at once, not at its lease's expiry (DESIGN §9, issue 27 item 5)", () => {
   it("a runtime starting on the lease of this host's pid that no longer runs ends that process's running turn at start and runs the prompt queued behind it", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const on = hosts({ "box-1": [202] });
     const { turn, queued } = await deadProcessWithTurn(stores, on("box-1", 101));
 
-    const clock = new FakeClock(T0 + 1_000);
+    const clock = testClock(T0 + 1_000);
     const second = await relayProcess({
       stores,
       clock,
@@ -98,21 +98,21 @@ describe("a relay process of this host that is gone: its turns end at once, not 
   });
 
   it("a lease of this very process (another runtime embedded in it) is left alone, whatever the liveness check says", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const on = hosts({ "box-1": [] });
     const { turn } = await deadProcessWithTurn(stores, on("box-1", 101));
 
-    const clock = new FakeClock(T0 + 1_000);
+    const clock = testClock(T0 + 1_000);
     await relayProcess({ stores, clock, ids: taggedIds("b"), runnerProcess: on("box-1", 101) });
     await pass(clock, RUNNER_HEARTBEAT_MS);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
   });
 
   it("a process of this host that dies while another runs: its turns end at the other's next heartbeat", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const running = { "box-1": [101, 202] };
     const on = hosts(running);
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     await relayProcess({ stores, clock, ids: taggedIds("b"), runnerProcess: on("box-1", 202) });
     const { turn } = await deadProcessWithTurn(stores, on("box-1", 101));
 
@@ -134,11 +134,11 @@ describe("a relay process of this host that is gone: its turns end at once, not 
   ] as const)(
     "a lease %s keeps the lease rule: its turn ends only once the lease expired",
     async (_, host, alive) => {
-      const stores = createMemoryEngineStores();
+      const stores = await openTestStores();
       const on = hosts({ "box-1": [202, ...alive] });
       const { turn } = await deadProcessWithTurn(stores, on(host, 101));
 
-      const clock = new FakeClock(T0 + 1_000);
+      const clock = testClock(T0 + 1_000);
       await relayProcess({ stores, clock, ids: taggedIds("b"), runnerProcess: on("box-1", 202) });
       await pass(clock, RUNNER_LEASE_TTL_MS - 1_000 - 1);
       expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
@@ -151,11 +151,11 @@ describe("a relay process of this host that is gone: its turns end at once, not 
   );
 
   it("without a runner process (a relay that names none) only the lease's expiry ends the turn", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const on = hosts({ "box-1": [202] });
     const { turn } = await deadProcessWithTurn(stores, on("box-1", 101));
 
-    const clock = new FakeClock(T0 + 1_000);
+    const clock = testClock(T0 + 1_000);
     const provider = createTestProvider();
     const runtime = createSessionRuntime({
       stores,

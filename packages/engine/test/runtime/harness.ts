@@ -1,18 +1,17 @@
 import type { IdGenerator } from "@oar/core";
-import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
+import { createSequentialIdGenerator, type FakeClock } from "@oar/core/testing";
 import { onTestFinished } from "vitest";
 import type { EngineStores, Provider } from "../../src";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
-import { createMemoryEngineStores, createTestProvider } from "../../src/testing";
+import { createTestProvider, openTestStores, settleStoreCalls } from "../../src/testing";
+import { testClock } from "../actions/harness";
+
+export { testClock };
 
 export const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 
 /** Lets every promise callback and store call of the runtime run (no time passes on the FakeClock). */
-export async function settle(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
+export const settle = (rounds = 5): Promise<void> => settleStoreCalls(rounds);
 
 export interface RuntimeHarnessOptions {
   readonly maxTurnSeconds?: number;
@@ -25,11 +24,11 @@ export interface RuntimeHarnessOptions {
   readonly ids?: IdGenerator;
 }
 
-/** A started runtime over memory stores, the test provider and a FakeClock; closed after the test. */
+/** A started runtime over the suite's stores (memory, PGlite or Postgres), the test provider and a FakeClock; closed after the test. */
 export async function runtimeHarness(options: RuntimeHarnessOptions = {}) {
-  const clock = options.clock ?? new FakeClock(T0);
+  const clock = options.clock ?? testClock();
   const ids = options.ids ?? createSequentialIdGenerator();
-  const stores = options.stores ?? createMemoryEngineStores();
+  const stores = options.stores ?? (await openTestStores());
   const provider = createTestProvider();
   const toolCalls: { sessionId: string; input: unknown }[] = [];
   const runtime = createSessionRuntime({

@@ -1,9 +1,9 @@
 import { RelayError } from "@oar/core";
-import { FakeClock } from "@oar/core/testing";
+import type { FakeClock } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import { OUTAGE_PROBE_MS, RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
-import { createMemoryEngineStores, withFailingMethod } from "../../src/testing";
-import { runtimeHarness, settle, T0 } from "./harness";
+import { openTestStores, withFailingMethod } from "../../src/testing";
+import { runtimeHarness, settle, T0, testClock } from "./harness";
 
 /** Moves the clock in steps, letting the runtime's async work run after each one. */
 async function pass(clock: FakeClock, ms: number, step = 50): Promise<void> {
@@ -22,7 +22,7 @@ describe("the database answers again: writes waiting out the outage land at once
   it("a turn that ended during the outage is written within a probe of the database answering, not at its retry's next 5 s step", async () => {
     let down = false;
     let endTries = 0;
-    const inner = createMemoryEngineStores();
+    const inner = await openTestStores();
     // The database is away for every call: the turn's end and the read that probes it.
     const ending = withFailingMethod(inner, "sessions.finishTurn", {
       failing: () => {
@@ -32,7 +32,7 @@ describe("the database answers again: writes waiting out the outage land at once
       error: outage,
     });
     const stores = withFailingMethod(ending, "leases.getLease", { failing: () => down, error: outage });
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     h.provider.hold();
@@ -67,7 +67,7 @@ describe("the database answers again: writes waiting out the outage land at once
   it("the probe stops once nothing waits on the database", async () => {
     let down = true;
     let probes = 0;
-    const inner = createMemoryEngineStores();
+    const inner = await openTestStores();
     const ending = withFailingMethod(inner, "sessions.finishTurn", { failing: () => down, error: outage });
     const stores = withFailingMethod(ending, "leases.getLease", {
       failing: () => {
@@ -76,7 +76,7 @@ describe("the database answers again: writes waiting out the outage land at once
       },
       error: outage,
     });
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     h.provider.hold();
@@ -95,7 +95,7 @@ describe("the database answers again: writes waiting out the outage land at once
 
   it("a write that fails while the probe finds the database there keeps its backoff's steps", async () => {
     let tries = 0;
-    const inner = createMemoryEngineStores();
+    const inner = await openTestStores();
     const stores = withFailingMethod(inner, "sessions.finishTurn", {
       failing: () => {
         tries++;
@@ -103,7 +103,7 @@ describe("the database answers again: writes waiting out the outage land at once
       },
       error: outage,
     });
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     h.provider.hold();
@@ -115,9 +115,9 @@ describe("the database answers again: writes waiting out the outage land at once
   });
 
   it("closing during an outage does not wait out the retry's step: the write gives up and the next start recovers it", async () => {
-    const inner = createMemoryEngineStores();
+    const inner = await openTestStores();
     const stores = withFailingMethod(inner, "sessions.finishTurn", { error: outage });
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     h.provider.hold();

@@ -1,12 +1,13 @@
 import { RelayError } from "@oar/core";
-import { FakeClock } from "@oar/core/testing";
+import type { FakeClock } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import type { EngineStores } from "../../src";
 import { RUNNER_GONE_MESSAGE } from "../../src/runtime/recovery";
 import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS } from "../../src/runtime/runner-lease";
 import { TURN_POLL_MS } from "../../src/runtime/turn-watch";
 import { RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
-import { createMemoryEngineStores, withFailingMethod } from "../../src/testing";
+import { openTestStores, withFailingMethod } from "../../src/testing";
+import { testClock } from "../actions/harness";
 import { runtimeHarness, settle, T0, taggedIds } from "./harness";
 
 /** Moves the clock in steps, letting the runtime's async work run after each one. */
@@ -38,8 +39,8 @@ const secondOn = (stores: EngineStores, clock: FakeClock) =>
 
 describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => {
   it("a second process starting leaves the first's running turn alone, and its reply arrives", async () => {
-    const stores = createMemoryEngineStores();
-    const clock = new FakeClock(T0);
+    const stores = await openTestStores();
+    const clock = testClock(T0);
     const { first, turn, running } = await firstWithHeldTurn(stores, clock);
 
     const second = await secondOn(stores, clock);
@@ -55,10 +56,10 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
   });
 
   it("a process that stops renewing loses its turn once its lease expires; another runs the queue; the late reply is not written", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     // The first process's clock stands still: it neither renews nor looks at anything.
-    const frozen = new FakeClock(T0);
-    const clock = new FakeClock(T0);
+    const frozen = testClock(T0);
+    const clock = testClock(T0);
     const { first, session, turn, running: stuck } = await firstWithHeldTurn(stores, frozen);
     const queued = await first.prompt(session.id, "next");
 
@@ -84,9 +85,9 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
   });
 
   it("a process that finds its lease taken stops its turns, writes nothing for them, and goes on under a new lease", async () => {
-    const stores = createMemoryEngineStores();
-    const frozen = new FakeClock(T0);
-    const clock = new FakeClock(T0);
+    const stores = await openTestStores();
+    const frozen = testClock(T0);
+    const clock = testClock(T0);
     const { first, session, turn, running: stuck } = await firstWithHeldTurn(stores, frozen);
     const second = await secondOn(stores, clock);
     await pass(clock, RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
@@ -106,8 +107,8 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
   });
 
   it("a wait sees a turn another process ended within a poll (≤ 1 s), with no wake-up of its own", async () => {
-    const stores = createMemoryEngineStores();
-    const clock = new FakeClock(T0);
+    const stores = await openTestStores();
+    const clock = testClock(T0);
     const { turn, running } = await firstWithHeldTurn(stores, clock);
 
     const watcher = await secondOn(stores, clock);
@@ -126,9 +127,9 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
 describe("the database goes away while a turn ends (DESIGN §4, issue 8 item 3)", () => {
   it("the end is retried until it lands; the session is not wedged and the next prompt runs", async () => {
     let down = false;
-    const inner = createMemoryEngineStores();
+    const inner = await openTestStores();
     const stores = withFailingMethod(inner, "sessions.finishTurn", { failing: () => down, error: outage });
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     h.provider.hold();
@@ -151,9 +152,9 @@ describe("the database goes away while a turn ends (DESIGN §4, issue 8 item 3)"
 
   it("a claim that meets an outage is retried: a queued prompt runs once the database answers", async () => {
     let down = true;
-    const inner = createMemoryEngineStores();
+    const inner = await openTestStores();
     const stores = withFailingMethod(inner, "sessions.claimNextTurn", { failing: () => down, error: outage });
-    const clock = new FakeClock(T0);
+    const clock = testClock(T0);
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     const { turn } = await h.prompt(session.id, "work");

@@ -2,8 +2,8 @@ import { RelayError } from "@oar/core";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src";
 import { RELAY_RESTARTED_MESSAGE } from "../../src/runtime/recovery";
-import { createMemoryEngineStores } from "../../src/testing";
-import { runtimeHarness, settle } from "./harness";
+import { openTestStores } from "../../src/testing";
+import { runtimeHarness, settle, taggedIds } from "./harness";
 
 const provenance = {
   relay: "desk",
@@ -442,7 +442,7 @@ describe("SessionRuntime: external sessions", () => {
 
 describe("SessionRuntime: restart", () => {
   it("ends the last process's running turns as error, ends their questions, and runs the queued turns", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const first = await runtimeHarness({ stores });
     const a = await first.createSession({ id: "ses_a" });
     const b = await first.createSession({ id: "ses_b" });
@@ -456,7 +456,8 @@ describe("SessionRuntime: restart", () => {
     await first.runtime.close();
     expect((await stores.sessions.getTurn(asking.turn.id))?.status).toBe("running");
 
-    const second = await runtimeHarness({ stores });
+    // A new process's ids never meet the last one's (the stores refuse a key already stored).
+    const second = await runtimeHarness({ stores, ids: taggedIds("b") });
     await second.runtime.start();
     expect(await second.runtime.snapshot(asking.turn.id)).toMatchObject({
       status: "error",

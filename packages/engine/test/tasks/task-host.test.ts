@@ -2,15 +2,14 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createIdGenerator } from "@oar/core";
-import { FakeClock } from "@oar/core/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEngine } from "../../src/create-engine";
 import type { EngineStores } from "../../src/engine";
 import type { TaskSpec, TurnOutcome } from "../../src/ports/provider";
 import { RUNNER_HEARTBEAT_MS } from "../../src/runtime/runner-lease";
 import { MAX_RUNNING_TASKS_PER_SESSION, TASK_OUTPUT_KEPT_MS } from "../../src/tasks/task-host";
-import { createMemoryEngineStores, createTestProvider } from "../../src/testing";
-import { createHarness, type Harness, RELAY, refusal, settle, T0 } from "../actions/harness";
+import { createTestProvider, openTestStores } from "../../src/testing";
+import { createHarness, type Harness, RELAY, refusal, settle, T0, testClock } from "../actions/harness";
 
 let folder: string;
 beforeEach(async () => {
@@ -329,8 +328,8 @@ describe("read_task_output (§13)", () => {
 
 describe("a restart with tasks running (DESIGN §3)", () => {
   it("marks the tasks the last relay left running failed, and ends their process groups", async () => {
-    const stores: EngineStores = createMemoryEngineStores();
-    const clock = new FakeClock(T0);
+    const stores: EngineStores = await openTestStores();
+    const clock = testClock(T0);
     const start = () => {
       const engine = createEngine({
         stores,

@@ -3,7 +3,7 @@ import type { NewDelivery } from "@oar/scheduler";
 import { newDelivery } from "@oar/scheduler/testing";
 import type { OutboxEvent } from "@oar/schema";
 import { describe, expect, it } from "vitest";
-import { createMemoryEngineStores, newSession } from "../../src/testing";
+import { newSession, openTestStores } from "../../src/testing";
 import { amendMessages, sendToWatchers } from "../../src/watching/sending";
 
 const END = T0 + 30_000;
@@ -29,7 +29,7 @@ function delivery(id: string, watcher: string, outbox: OutboxEvent, overrides: P
 /** A message written ahead of its time grows by what routing gave its watcher before the commit. */
 describe("events that join a message before its commit (R-DLV-04)", () => {
   it("window and urgent rows join their watcher's message; echoes in doubt, held rows and other watchers' stay pending", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     for (const id of ["ses_w", "ses_v", "ses_x"]) {
       await stores.sessions.createSession(newSession(id, { provider: "external" }));
     }
@@ -92,7 +92,7 @@ describe("events that join a message before its commit (R-DLV-04)", () => {
   });
 
   it("nothing routed meanwhile changes nothing", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     await stores.sessions.createSession(newSession("ses_w", { provider: "external" }));
     const first = event("turn_end", "first");
     await stores.events.appendEvent({ id: first.id, sessionId: "ses_a", event: first, at: T0 });

@@ -72,19 +72,28 @@ describe("the routing cursor's guess (DESIGN §9)", () => {
 });
 
 /** An error event appended to the outbox behind the dispatcher's back: nothing wakes it. */
-function appendUnheardError(h: WatchingHarness, id: string, session: SessionRecord) {
-  return h.stores.events.appendEvent({
-    id,
-    sessionId: session.id,
-    event: {
-      id,
-      kind: "error",
-      at: new Date(h.clock.now()).toISOString(),
-      session: session.id,
-      title: session.title,
-      message: `${id} broke`,
-    },
-    at: h.clock.now(),
+/**
+ * Errors appended in one transaction past the engine's stores, so this process's own hint does
+ * not wake the dispatcher: on memory and PGlite nothing tells it; on Postgres LISTEN/NOTIFY
+ * tells it at the commit, all of them at once.
+ */
+function appendUnheardErrors(h: WatchingHarness, errors: readonly (readonly [string, SessionRecord])[]) {
+  return h.stores.transaction(async (tx) => {
+    for (const [id, session] of errors) {
+      await tx.events.appendEvent({
+        id,
+        sessionId: session.id,
+        event: {
+          id,
+          kind: "error",
+          at: new Date(h.clock.now()).toISOString(),
+          session: session.id,
+          title: session.title,
+          message: `${id} broke`,
+        },
+        at: h.clock.now(),
+      });
+    }
   });
 }
 
@@ -102,9 +111,11 @@ describe("batches with few rows waiting (R-DLV-06)", () => {
     await h.flow();
     // Two errors wait in the outbox, unheard; a turn of C then wakes the dispatcher: it finds
     // them both, and C's events behind them.
-    await appendUnheardError(h, "evt_err_a", a);
-    await appendUnheardError(h, "evt_err_b", b);
     among.length = 0;
+    await appendUnheardErrors(h, [
+      ["evt_err_a", a],
+      ["evt_err_b", b],
+    ]);
     await h.prompt(c, "wake up");
     expect(among).toEqual([[wa.id], [wb.id]]);
     expect((await h.eventMessages(wa.id)).map((m) => m.text)).toEqual([
@@ -124,10 +135,11 @@ describe("batches with few rows waiting (R-DLV-06)", () => {
       await h.subscribe({ sessions: [sessions[i]?.id], events: ["error"] }, watcher.id);
     }
     await h.flow();
-    for (let n = 0; n < 21; n++) {
-      await appendUnheardError(h, `evt_err_${n}`, sessions[n % 3] as SessionRecord);
-    }
     among.length = 0;
+    await appendUnheardErrors(
+      h,
+      Array.from({ length: 21 }, (_, n) => [`evt_err_${n}`, sessions[n % 3] as SessionRecord] as const),
+    );
     await h.prompt(sessions[0] as SessionRecord, "wake up");
     // One batch took the 21 errors (and the turn's own rows): the three watchers in one claim.
     expect(among[0]?.sort()).toEqual(watchers.map((w) => w.id).sort());

@@ -3,7 +3,7 @@ import { newSubscription } from "@oar/scheduler/testing";
 import type { OutboxEvent } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import type { OutboxRecord } from "../../src/ports/event-store";
-import { createMemoryEngineStores } from "../../src/testing";
+import { openTestStores } from "../../src/testing";
 import { routeEvents } from "../../src/watching/routing";
 import { WindowedWatchers } from "../../src/watching/windowed-watchers";
 
@@ -22,7 +22,7 @@ function record(kind: "turn_end" | "error", session: string): OutboxRecord {
 /** A batch of outbox rows routed in one pass must come out as routing them one by one would. */
 describe("routing a batch (R-DLV-04, R-SUB-09)", () => {
   it("an urgent event flushes the window the batch opened; a later row opens a new one", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     await stores.subscriptions.createSubscription(
       newSubscription("sub_w", { watcher: "ses_w", sessions: ["ses_a"], events: ["turn_end", "error"] }),
     );
@@ -42,7 +42,7 @@ describe("routing a batch (R-DLV-04, R-SUB-09)", () => {
   });
 
   it("rows joining a window stored before the batch keep its end; a once subscription takes only the first row", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     await stores.subscriptions.createSubscription(
       newSubscription("sub_once", {
         watcher: "ses_o",
@@ -70,7 +70,7 @@ describe("routing a batch (R-DLV-04, R-SUB-09)", () => {
   });
 
   it("reads the windows of the watchers a session reached before with its subscriptions, and reads whom that guess missed after", async () => {
-    const stores = createMemoryEngineStores();
+    const stores = await openTestStores();
     const reads: string[][] = [];
     const spied = {
       ...stores,

@@ -134,7 +134,7 @@ describe("unsubscribe and list_subscriptions (§29, §30)", () => {
     ]);
     expect(listed[0]).not.toHaveProperty("heldCount");
     expect(await h.ok({ action: "unsubscribe", subscription_id: "all" })).toMatchObject({ ended: [two] });
-    await h.clock.advanceAsync(61 * 60_000);
+    await h.jump(61 * 60_000);
     listed = (await h.ok({ action: "list_subscriptions" })).subscriptions as Record<string, unknown>[];
     expect(listed).toEqual([]);
   });

@@ -8,6 +8,11 @@ export interface WatchingHarness extends Harness {
   flow(): Promise<void>;
   /** Moves the fake clock, letting everything due on the way happen. */
   pass(ms: number): Promise<void>;
+  /**
+   * Moves the fake clock at once, as after a sleep: what came due on the way happens once, at the
+   * new time (hours of the relay's few-second polls, each a query on a database, in one step).
+   */
+  jump(ms: number): Promise<void>;
   /** The relay's event messages in a session, oldest first. */
   eventMessages(sessionId?: string): Promise<MessageRecord[]>;
   /** An owner prompt to a session that ends at once (`echo: …`). */
@@ -30,6 +35,11 @@ export async function createWatchingHarness(options: HarnessOptions = {}): Promi
     async pass(ms) {
       await flow();
       await h.clock.advanceAsync(ms);
+      await flow();
+    },
+    async jump(ms) {
+      await flow();
+      await h.clock.jumpAsync(ms);
       await flow();
     },
     async eventMessages(sessionId = h.caller.id) {
