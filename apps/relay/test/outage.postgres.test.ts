@@ -45,6 +45,14 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
     const turnsOf = async (sessionId: string) =>
       (await t.ownerJson<{ turns: Turn[] }>("GET", `/v1/owner/sessions/${sessionId}`)).turns;
 
+    /** Until the relay says it retries a turn's end (the turn ended with the database away). */
+    const endIsRetried = () =>
+      eventually(
+        async () =>
+          logger.said.some((line) => line.includes("ending a turn is retried")) ? true : undefined,
+        20_000,
+      );
+
     it("requests during an outage answer 503 REMOTE_RELAY_UNAVAILABLE and change nothing; the relay recovers by itself", async () => {
       const lead = await t.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Lead" });
       const token = await t.agentToken(lead.id);
@@ -95,11 +103,7 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
 
       await proxy.cut();
       // The turn ends during the outage: the relay says it retries the write.
-      await eventually(
-        async () =>
-          logger.said.some((line) => line.includes("ending a turn is retried")) ? true : undefined,
-        20_000,
-      );
+      await endIsRetried();
       await proxy.restore();
 
       const turns = await eventually(async () => {
@@ -117,11 +121,7 @@ describe.skipIf(TEST_POSTGRES_URL === undefined)(
       await eventually(async () => ((await turnsOf(session.id))[0]?.status === "running" ? true : undefined));
 
       await proxy.cut();
-      await eventually(
-        async () =>
-          logger.said.some((line) => line.includes("ending a turn is retried")) ? true : undefined,
-        20_000,
-      );
+      await endIsRetried();
       // 8 s into the outage the end's retries wait 5 s each (0.2 s doubling), the last one began
       // about 1.8 s before: waiting for the next one would show the end some 3 s after the restore.
       await new Promise((resolve) => setTimeout(resolve, 8_000));

@@ -1,5 +1,8 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import type { OwnerCard, OwnerSessionDetail } from "@oar/engine";
 import type { OwnerPeer as OwnerPeerView, PermissionLevel } from "@oar/schema";
+import { onTestFinished } from "vitest";
 import type { RelayOverrides } from "../../src/compose";
 import { createTestRelay, eventually, type TestRelay } from "../harness";
 
@@ -223,4 +226,23 @@ export function bearer(
 /** GET /v1/owner/peers: the relay's pairings as its owner sees them. */
 export async function listPeers(t: TestRelay): Promise<OwnerPeerView[]> {
   return (await t.ownerJson<{ peers: OwnerPeerView[] }>("GET", "/v1/owner/peers")).peers;
+}
+
+/** Serves `fetch` on 127.0.0.1 on a free port until the test ends: real sockets; its base URL. */
+export async function serveOnLoopback(
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<string> {
+  const server = serve({ fetch, hostname: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections of the global fetch would hold close() open.
+        if ("closeAllConnections" in server) {
+          server.closeAllConnections();
+        }
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

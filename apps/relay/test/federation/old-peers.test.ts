@@ -1,29 +1,18 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTestRelay, type TestRelay } from "../harness";
-import { bearer, call, externalCaller, invite, ownerSession, type ToolResult } from "./network";
+import {
+  bearer,
+  call,
+  externalCaller,
+  invite,
+  ownerSession,
+  serveOnLoopback,
+  type ToolResult,
+} from "./network";
 
 // R-RTO-08, R-BILL-05, R-CGRP-07(d), R-UPD-28, R-QCHK-06, R-PAIR-05 (DESIGN §4 `features`), over
 // real sockets: a paired relay that does not list a call's feature never receives the call.
-
-/** Serves `fetch` on 127.0.0.1 on a free port until the test ends; its base URL. */
-async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<string> {
-  const server = serve({ fetch, hostname: "127.0.0.1", port: 0 });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive connections of the global fetch would hold close() open.
-        if ("closeAllConnections" in server) {
-          server.closeAllConnections();
-        }
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** An OAR 0.9.11 relay: its GET /v1/peer/info lists no feature; every POST /v1/peer/tool is counted and answered ok. */
 async function oldRelay() {
@@ -41,7 +30,7 @@ async function oldRelay() {
       ...(forwarded.action === "list_sessions" ? { sessions: [] } : {}),
     });
   });
-  return { url: await listen(app.fetch), toolCalls };
+  return { url: await serveOnLoopback(app.fetch), toolCalls };
 }
 
 async function pairAt(desk: TestRelay, name: string, url: string, token: string): Promise<void> {
@@ -131,7 +120,7 @@ describe("a paired relay too old for a call, over HTTP (DESIGN §4 features)", {
     );
 
     const toolCalls: string[] = [];
-    const boxUrl = await listen(async (request) => {
+    const boxUrl = await serveOnLoopback(async (request) => {
       if (new URL(request.url).pathname === "/v1/peer/tool") {
         toolCalls.push(request.method);
       }

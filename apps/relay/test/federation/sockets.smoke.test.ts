@@ -1,27 +1,8 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import type { OwnerPeer as OwnerPeerView } from "@oar/schema";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RELAY_VERSION } from "../../src/version";
-import { createTestRelay, type TestRelay } from "../harness";
-import { call, externalCaller, invite, ownerSession, session } from "./network";
-
-/** Serves the relay's app on 127.0.0.1 on a free port, as `oar-relay start` does (src/cli.ts). */
-async function listen(t: TestRelay): Promise<string> {
-  const server = serve({ fetch: t.relay.app.fetch, hostname: "127.0.0.1", port: 0 });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive connections of the global fetch would hold close() open.
-        if ("closeAllConnections" in server) {
-          server.closeAllConnections();
-        }
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+import { createTestRelay } from "../harness";
+import { call, externalCaller, invite, ownerSession, serveOnLoopback, session } from "./network";
 
 describe("two relays over real sockets, with the global fetch (smoke)", { timeout: 60_000 }, () => {
   it("R-HOP-06: desk pairs build-box at http://127.0.0.1:<port> (loopback) and a send with wait_seconds comes back done", async () => {
@@ -30,8 +11,8 @@ describe("two relays over real sockets, with the global fetch (smoke)", { timeou
       createTestRelay({ name: "desk" }),
       createTestRelay({ name: "build-box", overrides: { keepAliveMs: 25 } }),
     ]);
-    const boxUrl = await listen(box);
-    await listen(desk);
+    const boxUrl = await serveOnLoopback(box.relay.app.fetch);
+    await serveOnLoopback(desk.relay.app.fetch);
 
     const paired = await desk.ownerJson<OwnerPeerView>("POST", "/v1/owner/peers", {
       name: "build-box",

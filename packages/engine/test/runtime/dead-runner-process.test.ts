@@ -6,15 +6,7 @@ import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
 import { RUNNER_GONE_MESSAGE } from "../../src/runtime/recovery";
 import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS, type RunnerProcess } from "../../src/runtime/runner-lease";
 import { createTestProvider, openTestStores } from "../../src/testing";
-import { settle, T0, taggedIds, testClock } from "./harness";
-
-/** Moves the clock in steps, letting the runtime's async work run after each one. */
-async function pass(clock: FakeClock, ms: number, step = 500): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    clock.advance(Math.min(step, ms - done));
-    await settle(20);
-  }
-}
+import { passInSteps, settle, T0, taggedIds, testClock } from "./harness";
 
 /** The pids running on each host, as the runtimes' liveness check sees them. */
 function hosts(running: Record<string, number[]>) {
@@ -104,7 +96,7 @@ describe("a relay process of this host that is gone: its turns end at once, not 
 
     const clock = testClock(T0 + 1_000);
     await relayProcess({ stores, clock, ids: taggedIds("b"), runnerProcess: on("box-1", 101) });
-    await pass(clock, RUNNER_HEARTBEAT_MS);
+    await passInSteps(clock, RUNNER_HEARTBEAT_MS);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
   });
 
@@ -116,10 +108,10 @@ describe("a relay process of this host that is gone: its turns end at once, not 
     await relayProcess({ stores, clock, ids: taggedIds("b"), runnerProcess: on("box-1", 202) });
     const { turn } = await deadProcessWithTurn(stores, on("box-1", 101));
 
-    await pass(clock, RUNNER_HEARTBEAT_MS);
+    await passInSteps(clock, RUNNER_HEARTBEAT_MS);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
     running["box-1"] = [202];
-    await pass(clock, RUNNER_HEARTBEAT_MS);
+    await passInSteps(clock, RUNNER_HEARTBEAT_MS);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({
       status: "error",
       error: RUNNER_GONE_MESSAGE,
@@ -140,9 +132,9 @@ describe("a relay process of this host that is gone: its turns end at once, not 
 
       const clock = testClock(T0 + 1_000);
       await relayProcess({ stores, clock, ids: taggedIds("b"), runnerProcess: on("box-1", 202) });
-      await pass(clock, RUNNER_LEASE_TTL_MS - 1_000 - 1);
+      await passInSteps(clock, RUNNER_LEASE_TTL_MS - 1_000 - 1);
       expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
-      await pass(clock, RUNNER_HEARTBEAT_MS + 1);
+      await passInSteps(clock, RUNNER_HEARTBEAT_MS + 1);
       expect(await stores.sessions.getTurn(turn.id)).toMatchObject({
         status: "error",
         error: RUNNER_GONE_MESSAGE,
@@ -167,7 +159,7 @@ describe("a relay process of this host that is gone: its turns end at once, not 
     });
     onTestFinished(() => runtime.close());
     await runtime.start();
-    await pass(clock, RUNNER_LEASE_TTL_MS - 1_000 - 1);
+    await passInSteps(clock, RUNNER_LEASE_TTL_MS - 1_000 - 1);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
   });
 });

@@ -1,4 +1,4 @@
-import type { IdGenerator } from "@oar/core";
+import { type IdGenerator, RelayError } from "@oar/core";
 import { createSequentialIdGenerator, type FakeClock } from "@oar/core/testing";
 import { onTestFinished } from "vitest";
 import type { EngineStores, Provider } from "../../src";
@@ -68,3 +68,17 @@ export function taggedIds(tag: string): IdGenerator {
   const inner = createSequentialIdGenerator();
   return { next: (kind) => inner.next(kind).replace("_", `_${tag}`) };
 }
+
+/** Moves the clock in steps, letting the runtime's async work run after each one. */
+export async function passInSteps(clock: FakeClock, ms: number, step = 500): Promise<void> {
+  for (let done = 0; done < ms; done += step) {
+    clock.advance(Math.min(step, ms - done));
+    await settle(20);
+  }
+}
+
+/** What a store call rejects with while the database does not answer. */
+export const outage = () =>
+  new RelayError("REMOTE_RELAY_UNAVAILABLE", "The relay's database does not answer (test).", {
+    retryable: true,
+  });

@@ -1,22 +1,7 @@
-import { RelayError } from "@oar/core";
-import type { FakeClock } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import { OUTAGE_PROBE_MS, RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
 import { openTestStores, withFailingMethod } from "../../src/testing";
-import { runtimeHarness, settle, T0, testClock } from "./harness";
-
-/** Moves the clock in steps, letting the runtime's async work run after each one. */
-async function pass(clock: FakeClock, ms: number, step = 50): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    clock.advance(Math.min(step, ms - done));
-    await settle(20);
-  }
-}
-
-const outage = () =>
-  new RelayError("REMOTE_RELAY_UNAVAILABLE", "The relay's database does not answer (test).", {
-    retryable: true,
-  });
+import { outage, passInSteps, runtimeHarness, settle, T0, testClock } from "./harness";
 
 describe("the database answers again: writes waiting out the outage land at once (DESIGN §4, issue 27 item 5)", () => {
   it("a turn that ended during the outage is written within a probe of the database answering, not at its retry's next 5 s step", async () => {
@@ -42,15 +27,15 @@ describe("the database answers again: writes waiting out the outage land at once
     down = true;
     running.finish("the reply");
     // Long enough for the retries to wait their longest step.
-    await pass(clock, RETRY_MAX_MS * 3, 500);
+    await passInSteps(clock, RETRY_MAX_MS * 3, 500);
     const tries = endTries;
-    await pass(clock, RETRY_MAX_MS, 50);
+    await passInSteps(clock, RETRY_MAX_MS, 50);
     expect(endTries).toBe(tries + 1);
     expect(await inner.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
 
     // Just after a retry failed: its next step is about 5 s away.
     while (endTries === tries + 1) {
-      await pass(clock, 50);
+      await passInSteps(clock, 50, 50);
     }
     down = false;
     const back = clock.now();
@@ -58,7 +43,7 @@ describe("the database answers again: writes waiting out the outage land at once
       (await inner.sessions.getTurn(turn.id))?.status === "running" &&
       clock.now() - back < RETRY_MAX_MS
     ) {
-      await pass(clock, 10, 10);
+      await passInSteps(clock, 10, 10);
     }
     expect(await inner.sessions.getTurn(turn.id)).toMatchObject({ status: "done", reply: "the reply" });
     expect(clock.now() - back).toBeLessThanOrEqual(OUTAGE_PROBE_MS);
@@ -82,14 +67,14 @@ describe("the database answers again: writes waiting out the outage land at once
     h.provider.hold();
     const { turn } = await h.prompt(session.id, "work");
     (await h.provider.nextTurn()).finish("the reply");
-    await pass(clock, RETRY_MAX_MS, 250);
+    await passInSteps(clock, RETRY_MAX_MS, 250);
     expect(probes).toBeGreaterThan(0);
 
     down = false;
-    await pass(clock, OUTAGE_PROBE_MS * 2, 50);
+    await passInSteps(clock, OUTAGE_PROBE_MS * 2, 50);
     expect(await inner.sessions.getTurn(turn.id)).toMatchObject({ status: "done" });
     const after = probes;
-    await pass(clock, RETRY_MAX_MS, 250);
+    await passInSteps(clock, RETRY_MAX_MS, 250);
     expect(probes).toBe(after);
   });
 
@@ -109,7 +94,7 @@ describe("the database answers again: writes waiting out the outage land at once
     h.provider.hold();
     await h.prompt(session.id, "work");
     (await h.provider.nextTurn()).finish("the reply");
-    await pass(clock, RETRY_MAX_MS * 3, 50);
+    await passInSteps(clock, RETRY_MAX_MS * 3, 50);
     // 0, 0.2, 0.6, 1.4, 3, 6.2 and 11.2 s: one try every OUTAGE_PROBE_MS would be some sixty.
     expect(tries).toBe(7);
   });
@@ -123,7 +108,7 @@ describe("the database answers again: writes waiting out the outage land at once
     h.provider.hold();
     const { turn } = await h.prompt(session.id, "work");
     (await h.provider.nextTurn()).finish("the reply");
-    await pass(clock, RETRY_MAX_MS * 3, 500);
+    await passInSteps(clock, RETRY_MAX_MS * 3, 500);
 
     let closed = false;
     void h.runtime.close().then(() => {

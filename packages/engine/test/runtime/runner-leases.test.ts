@@ -1,4 +1,3 @@
-import { RelayError } from "@oar/core";
 import type { FakeClock } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
 import type { EngineStores } from "../../src";
@@ -8,20 +7,7 @@ import { TURN_POLL_MS } from "../../src/runtime/turn-watch";
 import { RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
 import { openTestStores, withFailingMethod } from "../../src/testing";
 import { testClock } from "../actions/harness";
-import { runtimeHarness, settle, T0, taggedIds } from "./harness";
-
-/** Moves the clock in steps, letting the runtime's async work run after each one. */
-async function pass(clock: FakeClock, ms: number, step = 500): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    clock.advance(Math.min(step, ms - done));
-    await settle(20);
-  }
-}
-
-const outage = () =>
-  new RelayError("REMOTE_RELAY_UNAVAILABLE", "The relay's database does not answer (test).", {
-    retryable: true,
-  });
+import { outage, passInSteps, runtimeHarness, settle, T0, taggedIds } from "./harness";
 
 /** A runtime on shared `stores` running a held turn in session ses_a: the first relay process. */
 async function firstWithHeldTurn(stores: EngineStores, clock: FakeClock) {
@@ -45,7 +31,7 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
 
     const second = await secondOn(stores, clock);
     await second.runtime.start();
-    await pass(clock, RUNNER_LEASE_TTL_MS * 2);
+    await passInSteps(clock, RUNNER_LEASE_TTL_MS * 2);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
 
     running.finish("the reply");
@@ -64,10 +50,10 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
     const queued = await first.prompt(session.id, "next");
 
     const second = await secondOn(stores, clock);
-    await pass(clock, RUNNER_LEASE_TTL_MS - RUNNER_HEARTBEAT_MS);
+    await passInSteps(clock, RUNNER_LEASE_TTL_MS - RUNNER_HEARTBEAT_MS);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
 
-    await pass(clock, RUNNER_HEARTBEAT_MS * 2);
+    await passInSteps(clock, RUNNER_HEARTBEAT_MS * 2);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({
       status: "error",
       error: RUNNER_GONE_MESSAGE,
@@ -90,12 +76,12 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
     const clock = testClock(T0);
     const { first, session, turn, running: stuck } = await firstWithHeldTurn(stores, frozen);
     const second = await secondOn(stores, clock);
-    await pass(clock, RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
+    await passInSteps(clock, RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
     expect((await stores.sessions.getTurn(turn.id))?.status).toBe("error");
 
     // The first process's next heartbeat: its lease is gone.
     frozen.advance(RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
-    await pass(frozen, RUNNER_HEARTBEAT_MS);
+    await passInSteps(frozen, RUNNER_HEARTBEAT_MS);
     expect(stuck.io.signal.aborted).toBe(true);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ error: RUNNER_GONE_MESSAGE });
     // It runs new turns again, under a lease of its own.
@@ -119,7 +105,7 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
     running.finish("done elsewhere");
     await settle(20);
     expect(ended).toBeUndefined();
-    await pass(clock, TURN_POLL_MS, TURN_POLL_MS);
+    await passInSteps(clock, TURN_POLL_MS, TURN_POLL_MS);
     expect(ended).toBe("done");
   });
 });
@@ -139,13 +125,13 @@ describe("the database goes away while a turn ends (DESIGN §4, issue 8 item 3)"
 
     down = true;
     running.finish("the reply");
-    await pass(clock, RETRY_MAX_MS * 3);
+    await passInSteps(clock, RETRY_MAX_MS * 3);
     expect(await inner.sessions.getTurn(turn.id)).toMatchObject({ status: "running" });
     expect(await inner.sessions.getTurn(next.turn.id)).toMatchObject({ status: "queued" });
 
     down = false;
     h.provider.hold(false);
-    await pass(clock, RETRY_MAX_MS);
+    await passInSteps(clock, RETRY_MAX_MS);
     expect(await inner.sessions.getTurn(turn.id)).toMatchObject({ status: "done", reply: "the reply" });
     expect(await h.runtime.waitForTurn(next.turn.id, 1_000)).toMatchObject({ status: "done" });
   });
@@ -158,10 +144,10 @@ describe("the database goes away while a turn ends (DESIGN §4, issue 8 item 3)"
     const h = await runtimeHarness({ stores, clock });
     const session = await h.createSession({ id: "ses_a" });
     const { turn } = await h.prompt(session.id, "work");
-    await pass(clock, RETRY_MAX_MS * 2);
+    await passInSteps(clock, RETRY_MAX_MS * 2);
     expect(await inner.sessions.getTurn(turn.id)).toMatchObject({ status: "queued" });
     down = false;
-    await pass(clock, RETRY_MAX_MS);
+    await passInSteps(clock, RETRY_MAX_MS);
     expect(await h.runtime.waitForTurn(turn.id, 1_000)).toMatchObject({ status: "done" });
   });
 
