@@ -1,9 +1,9 @@
 import { type Clock, lazyPrototypeProperties, overriding } from "@oar/core";
-import type { EngineStores } from "./engine";
-import { cachingPeerStore } from "./peers/peer-cache";
-import { rememberingMentions } from "./peers/unlock-cache";
-import { cachingSettingsStore } from "./settings-cache";
-import { STORE_PORTS, type StorePort } from "./store-ports";
+import { cachingPeerStore } from "./pairing/peer-cache";
+import { rememberingMentions } from "./pairing/unlock-cache";
+import type { EngineStores } from "./ports/engine-stores";
+import { STORE_PORTS, type StorePort } from "./ports/engine-stores";
+import { cachingSettingsStore } from "./settings/settings-cache";
 import { cachingTokenStore } from "./tokens/token-cache";
 
 /** The stores with a cache in front: what changes a few times a day is read from memory. */

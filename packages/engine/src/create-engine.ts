@@ -1,24 +1,25 @@
 import { silentLogger } from "@oar/core";
 import { relayToolOffered } from "@oar/permissions";
-import { executeCall } from "./actions/execute";
 import { cachedStores } from "./cached-stores";
-import type { Engine, EngineDeps } from "./engine";
-import { createEngineLive } from "./live";
+import { executeCall } from "./calls/execute";
+import { executeFromPeer } from "./calls/from-peer";
+import type { Engine } from "./engine";
+import { createEngineLive } from "./live/engine-live";
+import { createEventHints } from "./outbox/event-hints";
 import { createOwnerApi } from "./owner/create-owner-api";
-import { executeFromPeer } from "./peers/from-peer";
+import { createQuestionPoller } from "./peers/question-poller";
 import { peerSubscriptionEvents } from "./peers/subscription-events";
+import type { EngineDeps } from "./ports/engine-deps";
 import type { AgentAccess } from "./ports/provider";
 import { createProviderCatalog } from "./provider-catalog";
 import { peerQuestion } from "./questions/peer-question";
-import { createQuestionPoller } from "./questions/question-poller";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { findProvider } from "./runtime/worker-pool";
 import { createScheduleRunner } from "./schedules/schedule-runner";
-import { readSettings } from "./settings";
+import { readSettings } from "./settings/settings";
 import { authenticate, bindInvite, issueToken } from "./tokens/token-verbs";
 import { addUsage } from "./usage/provider-usage";
 import { createDispatcher } from "./watching/dispatcher";
-import { createEventHints } from "./watching/event-hints";
 import { createRemoteEventsPoller } from "./watching/remote-events";
 
 /**

@@ -1,9 +1,7 @@
 export { createEngine } from "./create-engine";
+export type { Engine } from "./engine";
+export { createOwnerApi } from "./owner/create-owner-api";
 export type {
-  Engine,
-  EngineDeps,
-  EngineStores,
-  ExecuteOptions,
   OwnerApi,
   OwnerApprovalCard,
   OwnerCard,
@@ -11,10 +9,9 @@ export type {
   OwnerQuestionCard,
   OwnerSessionDetail,
   OwnerSessionView,
-  RelayIdentity,
-  ToolResult,
-} from "./engine";
-export { createOwnerApi } from "./owner/create-owner-api";
+} from "./owner/owner-api";
+export type { EngineDeps, RelayIdentity } from "./ports/engine-deps";
+export type { EngineStores } from "./ports/engine-stores";
 export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export { type FolderResolver, identityFolderResolver } from "./ports/folder-resolver";
 export type {
@@ -34,6 +31,7 @@ export type {
   LeaseRefusal,
   LeaseRequest,
   LeaseStore,
+  RunnerProcess,
 } from "./ports/lease-store";
 export type { PeerAddress, PeerLink } from "./ports/peer-link";
 export type { NewPeer, PeerPatch, PeerRecord, PeerStore } from "./ports/peer-store";
@@ -89,16 +87,16 @@ export type {
 } from "./ports/session-store";
 export type { SettingsStore } from "./ports/settings-store";
 export type { NewTask, TaskEnding, TaskKind, TaskRecord, TaskStore } from "./ports/task-store";
-export type { NewToken, TokenRecord, TokenStore } from "./ports/token-store";
+export type { NewToken, TokenRecord, TokenSecrets, TokenStore } from "./ports/token-store";
 export type { ToolCallRecord, ToolCallStore } from "./ports/tool-call-store";
+export type { ExecuteOptions, ToolResult } from "./ports/tool-result";
 export type { InboxItem } from "./questions/question-views";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
-export type { RunnerProcess } from "./runtime/runner-lease";
 export type {
   EnqueuePrompt,
   PendingQuestionView,
   SessionRuntime,
   TurnSnapshot,
 } from "./runtime/session-runtime";
-export { patchSettings, readSettings } from "./settings";
-export { type TokenSecrets, webCryptoSecrets } from "./tokens/token-secrets";
+export { patchSettings, readSettings } from "./settings/settings";
+export { webCryptoSecrets } from "./tokens/token-secrets";

@@ -1,8 +1,8 @@
 import { FakeClock } from "@oar/core/testing";
 import { createMemoryUnlockStore } from "@oar/permissions/testing";
 import { describe, expect, it } from "vitest";
-import { cachingPeerStore, PEERS_CACHE_MS } from "../src/peers/peer-cache";
-import { MENTIONS_CACHE_MS, rememberingMentions } from "../src/peers/unlock-cache";
+import { cachingPeerStore, PEERS_CACHE_MS } from "../src/pairing/peer-cache";
+import { MENTIONS_CACHE_MS, rememberingMentions } from "../src/pairing/unlock-cache";
 import { createMemoryPeerStore } from "../src/testing";
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");

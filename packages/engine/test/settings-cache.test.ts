@@ -1,6 +1,6 @@
 import { FakeClock } from "@oar/core/testing";
 import { describe, expect, it } from "vitest";
-import { cachingSettingsStore } from "../src/settings-cache";
+import { cachingSettingsStore } from "../src/settings/settings-cache";
 import { createMemorySettingsStore } from "../src/testing";
 
 function countingStore() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { patchSettings, readSettings } from "../src/settings";
+import { patchSettings, readSettings } from "../src/settings/settings";
 import { createMemorySettingsStore } from "../src/testing";
 
 describe("owner settings (DESIGN §4, GAP-02, R-WST-02)", () => {

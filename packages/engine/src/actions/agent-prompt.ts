@@ -1,8 +1,8 @@
 import type { CallOf, Mode } from "@oar/schema";
-import { openToSender, promptText } from "../peers/sender";
 import type { Provenance, TurnRecord } from "../ports/session-store";
 import { countPrompt } from "./approvals";
 import type { ActionContext } from "./context";
+import { openToSender, promptText } from "./sender";
 
 /**
  * The prompt of an agent's send or create_session, written in the call's transaction (`tx`):

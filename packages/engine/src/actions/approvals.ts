@@ -9,7 +9,7 @@ import {
   isWrite,
 } from "@oar/permissions";
 import type { RelayToolCall } from "@oar/schema";
-import { recordCardRaised } from "../watching/outbox";
+import { recordCardRaised } from "../outbox/outbox";
 import type { ActionContext, CallerProfile, GateTarget } from "./context";
 import { findProvider } from "./providers";
 import { enforce, refuse } from "./refusal";

@@ -1,5 +1,5 @@
 import type { CallOf } from "@oar/schema";
-import { recordSessionGone } from "../watching/outbox";
+import { recordSessionGone } from "../outbox/outbox";
 import { type ActionContext, type ActionSuccess, changeAtomically } from "./context";
 import { gated } from "./gated";
 import { refuseSelf, requireSession } from "./sessions";

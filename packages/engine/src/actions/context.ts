@@ -1,7 +1,7 @@
 import type { CardDetails, TargetSessionFacts } from "@oar/permissions";
 import type { Mode, OwnerSettings, PeerOrigin, RelayToolCall } from "@oar/schema";
-import type { EngineDeps } from "../engine";
-import type { EngineLive } from "../live";
+import type { EngineLive } from "../live/engine-live";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { ConversationRef, SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";
 

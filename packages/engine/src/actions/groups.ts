@@ -1,5 +1,5 @@
 import { type GroupInfo, type GroupRef, LIMITS } from "@oar/schema";
-import type { EngineDeps } from "../engine";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { GroupRecord } from "../ports/group-store";
 import type { SessionRecord } from "../ports/session-store";
 import { refuse } from "./refusal";

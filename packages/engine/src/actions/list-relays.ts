@@ -1,6 +1,6 @@
 import { AGENT_SESSIONS_SETTING, peerAddressForDisplay } from "@oar/permissions";
 import { LIMITS, type RelayListEntry } from "@oar/schema";
-import { peerStatus } from "../peers/peer-status";
+import { peerStatus } from "../pairing/peer-status";
 import type { ActionContext, ActionSuccess } from "./context";
 import { plural } from "./summary";
 

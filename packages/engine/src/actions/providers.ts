@@ -1,5 +1,5 @@
 import type { ProviderInfo as WireProviderInfo } from "@oar/schema";
-import type { EngineDeps } from "../engine";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { Provider, ProviderInfo } from "../ports/provider";
 import { refuse } from "./refusal";
 

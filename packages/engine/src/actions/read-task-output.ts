@@ -1,11 +1,11 @@
 import { toIso } from "@oar/core";
 import type { CallOf } from "@oar/schema";
+import { taskType } from "../outbox/outbox";
 import type { TaskRecord } from "../ports/task-store";
 import { readFileEnd } from "../tasks/output-file";
 import { type OutputTail, outputTail } from "../tasks/output-tail";
 import { TASK_OUTPUT_KEPT_MS } from "../tasks/task-host";
 import { taskStall, taskViewContext } from "../tasks/task-views";
-import { taskType } from "../watching/outbox";
 import type { ActionContext, ActionSuccess } from "./context";
 import { refuse } from "./refusal";
 import { requireSession } from "./sessions";

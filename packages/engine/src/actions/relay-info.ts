@@ -1,6 +1,7 @@
 import { LIMITS } from "@oar/schema";
+import { isAllowedFolder } from "../settings/allowed-folders";
 import type { ActionContext, ActionSuccess } from "./context";
-import { defaultFolder, isAllowedFolder } from "./folders";
+import { defaultFolder } from "./folders";
 import { listGroupInfos } from "./groups";
 import { offeredProviders, startableProviders } from "./providers";
 import { plural } from "./summary";

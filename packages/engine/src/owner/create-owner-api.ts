@@ -1,10 +1,11 @@
 import { offeredProviders } from "../actions/providers";
-import type { EngineDeps, OwnerApi } from "../engine";
-import { createEngineLive, type EngineLive } from "../live";
+import { createEngineLive, type EngineLive } from "../live/engine-live";
+import { createEventHints, type EventHints } from "../outbox/event-hints";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { ProviderCatalog } from "../provider-catalog";
 import type { SessionRuntime } from "../runtime/session-runtime";
-import { patchOwnerSettings, readOwnerSettings } from "../settings";
-import { createEventHints, type EventHints } from "../watching/event-hints";
+import { patchOwnerSettings, readOwnerSettings } from "../settings/settings";
+import type { OwnerApi } from "./owner-api";
 import { answerOwnerCard, listOwnerCards } from "./owner-cards";
 import { compactOwnerSession } from "./owner-compact";
 import type { OwnerContext } from "./owner-context";

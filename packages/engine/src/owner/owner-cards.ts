@@ -1,9 +1,9 @@
 import { RelayError } from "@oar/core";
 import type { CardRecord, CardStatus } from "@oar/permissions";
 import type { OwnerCardAnswerBody } from "@oar/schema";
-import type { OwnerApprovalCard, OwnerCard, OwnerCardStatus, OwnerQuestionCard } from "../engine";
+import { recordCardAnswered } from "../outbox/outbox";
 import type { BlockingQuestionRecord, BlockingQuestionStatus } from "../ports/question-store";
-import { recordCardAnswered } from "../watching/outbox";
+import type { OwnerApprovalCard, OwnerCard, OwnerCardStatus, OwnerQuestionCard } from "./owner-api";
 import { type OwnerContext, ownerChange } from "./owner-context";
 
 const APPROVAL_OPTIONS = ["allow", "deny"] as const;

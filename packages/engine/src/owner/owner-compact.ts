@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
-import type { OwnerSessionDetail } from "../engine";
-import { recordSessionGone } from "../watching/outbox";
+import { recordSessionGone } from "../outbox/outbox";
 import { continuedInLine, summarizeConversation } from "./compaction-summary";
+import type { OwnerSessionDetail } from "./owner-api";
 import { type OwnerContext, ownerChange, providerOf, requireSession } from "./owner-context";
 import { sessionDetail } from "./session-views";
 

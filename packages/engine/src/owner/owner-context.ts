@@ -1,6 +1,6 @@
 import { RelayError } from "@oar/core";
-import type { EngineDeps } from "../engine";
-import type { EngineLive } from "../live";
+import type { EngineLive } from "../live/engine-live";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { Provider } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
 import type { SessionRuntime } from "../runtime/session-runtime";

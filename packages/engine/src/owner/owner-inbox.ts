@@ -1,12 +1,12 @@
 import { RelayError } from "@oar/core";
 import type { OwnerInboxAnswerBody } from "@oar/schema";
+import { recordInboxAnswered } from "../outbox/outbox";
 import {
   CLOSED_QUESTIONS_SHOWN_MS,
   type InboxItem,
   inboxItem,
   questionTitles,
 } from "../questions/question-views";
-import { recordInboxAnswered } from "../watching/outbox";
 import { type OwnerContext, ownerChange } from "./owner-context";
 
 /**

@@ -2,9 +2,9 @@ import { RelayError } from "@oar/core";
 import { peerAddressForDisplay, peerAddressRule } from "@oar/permissions";
 import type { OwnerCreatePeerBody, OwnerPatchPeerBody } from "@oar/schema";
 import { enforce } from "../actions/refusal";
-import type { OwnerPeerView } from "../engine";
-import { peerStatus } from "../peers/peer-status";
+import { peerStatus } from "../pairing/peer-status";
 import type { PeerRecord } from "../ports/peer-store";
+import type { OwnerPeerView } from "./owner-api";
 import { type OwnerContext, ownerChange } from "./owner-context";
 
 async function peerView(ctx: OwnerContext, peer: PeerRecord, fresh = false): Promise<OwnerPeerView> {

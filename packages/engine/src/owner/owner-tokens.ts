@@ -1,6 +1,6 @@
 import { RelayError } from "@oar/core";
-import type { OwnerInvite } from "../engine";
 import { issueToken } from "../tokens/token-verbs";
+import type { OwnerInvite } from "./owner-api";
 import { type OwnerContext, requireSession } from "./owner-context";
 
 /**

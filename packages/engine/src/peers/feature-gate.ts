@@ -1,8 +1,8 @@
 import { type PeerFeatureGate, peerFeatureGate, type RelayToolCall } from "@oar/schema";
 import type { ActionContext } from "../actions/context";
 import { refuse } from "../actions/refusal";
+import { type PeerStatus, peerStatus } from "../pairing/peer-status";
 import type { PeerRecord } from "../ports/peer-store";
-import { type PeerStatus, peerStatus } from "./peer-status";
 
 function unsupportedMessage(
   gate: PeerFeatureGate,

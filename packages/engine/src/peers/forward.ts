@@ -27,10 +27,10 @@ import {
 import type { ActionContext, CallerProfile } from "../actions/context";
 import { refuse } from "../actions/refusal";
 import { cappedWait } from "../actions/waiting";
-import type { ToolResult } from "../engine";
+import { notePeerAnswered, peerStatus, problemOf, seenAs } from "../pairing/peer-status";
 import type { PeerRecord } from "../ports/peer-store";
+import type { ToolResult } from "../ports/tool-result";
 import { refuseUnsupportedCall } from "./feature-gate";
-import { notePeerAnswered, peerStatus, problemOf, seenAs } from "./peer-status";
 import { forwardSubscriptionCall, isSubscriptionCall } from "./remote-subscriptions";
 
 /** How long a preflight, or a call that does not wait, may take on the other relay. */

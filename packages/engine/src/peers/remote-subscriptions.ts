@@ -17,8 +17,8 @@ import {
   refuseTransferFromItself,
   refuseTransferPastLimit,
 } from "../actions/subscriptions/transfer-subscriptions";
-import type { ToolResult } from "../engine";
 import type { PeerRecord } from "../ports/peer-store";
+import type { ToolResult } from "../ports/tool-result";
 
 /** The subscription actions that, naming a paired relay, also change or read this relay's mirrors. */
 export type SubscriptionCall =

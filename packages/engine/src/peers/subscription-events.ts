@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
 import { eventLine, receives, type SubscriptionRecord } from "@oar/scheduler";
 import type { PeerEventsPage, PeerEventsQuery, RelayEvent } from "@oar/schema";
-import type { EngineDeps } from "../engine";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { OutboxRecord } from "../ports/event-store";
 
 /** R-PAIR-04: what a paired relay can still fetch of one subscription: its last 500 events… */

@@ -73,3 +73,13 @@ export interface LeaseStore {
     readonly now: number;
   }): Promise<boolean>;
 }
+
+/**
+ * This relay process as its runner lease names it, and how it checks another process of its
+ * host: a lease of this `host` whose pid is gone belongs to a process that will never renew it,
+ * so its turns are recovered at once instead of when it expires.
+ */
+export interface RunnerProcess extends LeaseProcess {
+  /** Whether the process with this pid (on this host) still runs. */
+  readonly isAlive: (pid: number) => boolean;
+}

@@ -1,6 +1,6 @@
 import { RelayError, toIso } from "@oar/core";
 import type { PeerQuestionStatus } from "@oar/schema";
-import type { EngineDeps } from "../engine";
+import type { EngineDeps } from "../ports/engine-deps";
 
 /**
  * GET /v1/peer/questions/:id (R-QCHK-05): a question `relay` (the relay the invite is bound to)

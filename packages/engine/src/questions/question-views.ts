@@ -1,6 +1,6 @@
 import { toIso } from "@oar/core";
 import type { QuestionEntry, SessionRef } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { InboxQuestionRecord } from "../ports/question-store";
 
 /** R-LQ-01: closed questions stay listed for a day. */

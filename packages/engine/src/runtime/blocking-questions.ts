@@ -1,7 +1,7 @@
+import { recordQuestionAnswered, recordQuestionAsked } from "../outbox/outbox";
 import type { QuestionAnswer } from "../ports/provider";
 import type { BlockingQuestionRecord } from "../ports/question-store";
 import type { Wakeups } from "../wakeups";
-import { recordQuestionAnswered, recordQuestionAsked } from "../watching/outbox";
 import type { RunningTurn } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
 import type { PendingQuestionView } from "./session-runtime";

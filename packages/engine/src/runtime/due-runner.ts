@@ -1,7 +1,6 @@
 import type { Clock, Logger, TimerId } from "@oar/core";
-import { CLOSE_GRACE_MS } from "../watching/dispatcher";
-import { settleWithin } from "../watching/settle-within";
-import { errorMessage } from "./runtime-context";
+import { errorMessage } from "../shared/error-message";
+import { CLOSE_GRACE_MS, settleWithin } from "../shared/settle-within";
 
 /** After a failed pass (the database away, DESIGN §9), when to try again. */
 const RETRY_MS = 1_000;

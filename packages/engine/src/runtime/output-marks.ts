@@ -1,4 +1,5 @@
-import { errorMessage, type RuntimeContext } from "./runtime-context";
+import { errorMessage } from "../shared/error-message";
+import type { RuntimeContext } from "./runtime-context";
 
 /**
  * How often a running turn's output is written down at most. The stall check (GAP-13) reads it

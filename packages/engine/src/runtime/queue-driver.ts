@@ -1,11 +1,12 @@
+import { recordTurnEnded, recordTurnStarted } from "../outbox/outbox";
 import type { TurnOutcome } from "../ports/provider";
 import type { TurnRecord } from "../ports/session-store";
+import { errorMessage } from "../shared/error-message";
 import { settleSessionState } from "../tasks/session-state";
 import type { Wakeups } from "../wakeups";
-import { recordTurnEnded, recordTurnStarted } from "../watching/outbox";
 import type { BlockingQuestions } from "./blocking-questions";
 import type { RunningTurn, RunningTurns } from "./running-turns";
-import { errorMessage, type RuntimeContext } from "./runtime-context";
+import type { RuntimeContext } from "./runtime-context";
 import { runTurn } from "./turn-runner";
 import { untilItLands } from "./until-it-lands";
 import type { WorkerPool } from "./worker-pool";

@@ -1,7 +1,7 @@
-import type { EngineStores } from "../engine";
+import { recordTurnEnded } from "../outbox/outbox";
+import type { EngineStores } from "../ports/engine-stores";
 import type { TurnRecord } from "../ports/session-store";
 import { settleSessionState } from "../tasks/session-state";
-import { recordTurnEnded } from "../watching/outbox";
 import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
 

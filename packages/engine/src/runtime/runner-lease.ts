@@ -1,6 +1,6 @@
-import type { LeaseProcess } from "../ports/lease-store";
 import type { TurnRunner } from "../ports/session-store";
-import { errorMessage, type RuntimeContext } from "./runtime-context";
+import { errorMessage } from "../shared/error-message";
+import type { RuntimeContext } from "./runtime-context";
 import { isOutage } from "./until-it-lands";
 
 /**
@@ -12,16 +12,6 @@ export const RUNNER_LEASE_PREFIX = "runner:";
 export const RUNNER_LEASE_TTL_MS = 15_000;
 /** Renewals, recovery of expired runners and the look for queues nobody drives, this often. */
 export const RUNNER_HEARTBEAT_MS = 5_000;
-
-/**
- * This relay process as its runner lease names it, and how it checks another process of its
- * host: a lease of this `host` whose pid is gone belongs to a process that will never renew it,
- * so its turns are recovered at once instead of when it expires.
- */
-export interface RunnerProcess extends LeaseProcess {
-  /** Whether the process with this pid (on this host) still runs. */
-  readonly isAlive: (pid: number) => boolean;
-}
 
 export interface RunnerLease {
   /** The runner turns are claimed under now; undefined until started, or while a new lease is sought. */

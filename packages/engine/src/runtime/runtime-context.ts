@@ -1,10 +1,10 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
+import type { RunnerProcess } from "../ports/lease-store";
 import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import type { TurnRunner } from "../ports/session-store";
 import type { TaskHost } from "../tasks/task-host";
-import type { RunnerProcess } from "./runner-lease";
-import type { OutageWaits } from "./until-it-lands";
+import type { OutageWaits } from "./outage-waits";
 
 /** What every part of the runtime works with: the options, resolved. */
 export interface RuntimeContext {
@@ -35,8 +35,4 @@ export interface RuntimeContext {
   readonly outages: OutageWaits;
   /** After close() nothing is written any more: the stores' owner closes them next. */
   readonly isClosed: () => boolean;
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
 import type { TurnWaitStatus } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { QuestionAnswer } from "../ports/provider";
 import type { Provenance, TurnOrigin, TurnRecord } from "../ports/session-store";
 

@@ -1,8 +1,9 @@
 import type { TurnInput, TurnIO, TurnOutcome, Worker } from "../ports/provider";
+import { errorMessage } from "../shared/error-message";
 import type { BlockingQuestions } from "./blocking-questions";
 import { outputMarker } from "./output-marks";
 import type { RunningTurn, StopReason } from "./running-turns";
-import { errorMessage, type RuntimeContext } from "./runtime-context";
+import type { RuntimeContext } from "./runtime-context";
 
 export function maxTurnDurationMessage(seconds: number): string {
   return `The turn ran longer than the relay's max turn duration (${seconds} s) and was stopped.`;

@@ -1,5 +1,6 @@
+import { errorMessage } from "../shared/error-message";
 import type { Wakeups } from "../wakeups";
-import { errorMessage, type RuntimeContext } from "./runtime-context";
+import type { RuntimeContext } from "./runtime-context";
 
 /** How soon a wait here sees a turn another relay process ended or stopped on a question (DESIGN §9). */
 export const TURN_POLL_MS = 500;

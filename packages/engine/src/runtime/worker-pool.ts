@@ -1,7 +1,8 @@
 import { RelayError } from "@oar/core";
 import type { Provider, Worker } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
-import { errorMessage, type RuntimeContext } from "./runtime-context";
+import { errorMessage } from "../shared/error-message";
+import type { RuntimeContext } from "./runtime-context";
 
 /** The sessions' workers: started on a session's first turn and kept for the next ones. */
 export interface WorkerPool {

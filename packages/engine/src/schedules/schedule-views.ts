@@ -1,6 +1,6 @@
 import { toIso } from "@oar/core";
 import type { Schedule, ScheduleEntry, SessionRef } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { ScheduleRecord } from "../ports/schedule-store";
 
 /** How much of a schedule's text its listing shows (R-LSCH-02: "the beginning of its text"). */

@@ -1,5 +1,5 @@
 import type { SessionState } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { TaskRecord } from "../ports/task-store";
 
 /**

@@ -1,10 +1,11 @@
 import { join } from "node:path";
-import { RelayError } from "@oar/core";
-import type { EngineStores } from "../engine";
+import { type Clock, type IdGenerator, type Logger, RelayError } from "@oar/core";
+import { recordTaskEnded, recordTaskStarted } from "../outbox/outbox";
+import type { EngineStores } from "../ports/engine-stores";
 import type { TaskEnd, TaskSpec } from "../ports/provider";
+import type { TurnRunner } from "../ports/session-store";
 import type { TaskRecord } from "../ports/task-store";
-import { errorMessage, type RuntimeContext } from "../runtime/runtime-context";
-import { recordTaskEnded, recordTaskStarted } from "../watching/outbox";
+import { errorMessage } from "../shared/error-message";
 import { readFileEnd } from "./output-file";
 import { runningTasksOf, settleSessionState } from "./session-state";
 import { type ProcessExit, type ShellProcess, startShellProcess } from "./task-process";
@@ -87,7 +88,18 @@ function endOf(record: TaskRecord): TaskEnd {
   };
 }
 
-export function createTaskHost(ctx: RuntimeContext, options: TaskHostOptions): TaskHost {
+/** What the task host works with, of the runtime that hosts it. */
+export interface TaskHostContext {
+  readonly stores: EngineStores;
+  readonly relayName: string;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  /** The lease turns are claimed under now: a task records it, so another process knows whose it is. */
+  readonly runner: () => TurnRunner | undefined;
+}
+
+export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): TaskHost {
   const live = new Map<string, LiveTask>();
   const writer = (stores: EngineStores) => ({ stores, ids: ctx.ids, relayName: ctx.relayName });
 

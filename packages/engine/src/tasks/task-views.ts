@@ -1,22 +1,26 @@
 import { groupBy, toIso } from "@oar/core";
 import type { TaskStall, TaskSummary } from "@oar/schema";
-import type { EngineDeps } from "../engine";
+import { taskType } from "../outbox/outbox";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { TaskRecord } from "../ports/task-store";
-import type { SessionRuntime } from "../runtime/session-runtime";
-import { readSettings } from "../settings";
-import { taskType } from "../watching/outbox";
+import { readSettings } from "../settings/settings";
 import { TASK_OUTPUT_KEPT_MS } from "./task-host";
 
 const MINUTE_MS = 60_000;
+
+/** The output times this process knows fresher than the rows (the runtime's, for the tasks it runs). */
+export interface TaskOutputTimes {
+  taskLastOutputAt(taskId: string): number | null | undefined;
+}
 
 /** What a task view needs besides the row: now, the relay's quiet setting, this process's fresher output times. */
 export interface TaskViewContext {
   readonly now: number;
   readonly quietAfterMinutes: number;
-  readonly runtime: Pick<SessionRuntime, "taskLastOutputAt">;
+  readonly runtime: TaskOutputTimes;
 }
 
-export async function taskViewContext(deps: EngineDeps, runtime: SessionRuntime): Promise<TaskViewContext> {
+export async function taskViewContext(deps: EngineDeps, runtime: TaskOutputTimes): Promise<TaskViewContext> {
   return {
     now: deps.clock.now(),
     quietAfterMinutes: (await readSettings(deps.stores.settings)).quietAfterMinutes,

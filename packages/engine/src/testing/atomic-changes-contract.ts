@@ -2,8 +2,10 @@ import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import { type ContractFixture, type ContractSetup, T0, useContractFixture } from "@oar/permissions/testing";
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../create-engine";
-import type { Engine, EngineStores, ToolResult } from "../engine";
+import type { Engine } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { SessionRecord } from "../ports/session-store";
+import type { ToolResult } from "../ports/tool-result";
 import { InjectedStoreFailure, type StoreMethod, withFailingMethod } from "./failing-stores";
 import { createTestProvider } from "./test-provider";
 

@@ -1,6 +1,5 @@
 import { overriding } from "@oar/core";
-import type { EngineStores } from "../engine";
-import type { StorePort as Port } from "../store-ports";
+import type { EngineStores, StorePort as Port } from "../ports/engine-stores";
 
 /** `port.method` of EngineStores, e.g. `"sessions.enqueueTurn"`. */
 export type StoreMethod = {

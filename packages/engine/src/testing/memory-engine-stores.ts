@@ -5,7 +5,7 @@ import {
   createMemoryUnlockStore,
 } from "@oar/permissions/testing";
 import { createMemoryDeliveryStore, createMemorySubscriptionStore } from "@oar/scheduler/testing";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import { createMemoryEventStore } from "./memory-event-store";
 import { createMemoryPeerStore } from "./memory-peer-store";
 import { createMemoryQuestionStore } from "./memory-question-store";

@@ -1,5 +1,5 @@
-import type { EngineStores } from "../engine";
-import { STORE_PORTS } from "../store-ports";
+import type { EngineStores } from "../ports/engine-stores";
+import { STORE_PORTS } from "../ports/engine-stores";
 
 // The store calls in flight in this test process. A test on a fake clock lets the engine's work
 // run before it looks; on memory stores that work is done in a few turns of the event loop, on a

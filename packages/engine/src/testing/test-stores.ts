@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import { createMemoryEngineStores } from "./memory-engine-stores";
 import { trackStoreCalls } from "./store-calls";
 

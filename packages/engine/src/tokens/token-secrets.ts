@@ -1,10 +1,4 @@
-/** How tokens are made and kept (DESIGN §7): unguessable text, stored only as a hash. */
-export interface TokenSecrets {
-  /** A fresh random token; its prefix names its kind (`oar_agent_…`, `oar_invite_…`). */
-  newToken(kind: "agent" | "invite"): string;
-  /** What the store keeps of a token: its sha256, hex. A stolen database holds no usable token. */
-  hash(token: string): Promise<string>;
-}
+import type { TokenSecrets } from "../ports/token-store";
 
 const TOKEN_BYTES = 32;
 

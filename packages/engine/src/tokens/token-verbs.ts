@@ -1,7 +1,7 @@
 import { RelayError } from "@oar/core";
-import type { EngineDeps } from "../engine";
-import type { TokenRecord } from "../ports/token-store";
-import { type TokenSecrets, webCryptoSecrets } from "./token-secrets";
+import type { EngineDeps } from "../ports/engine-deps";
+import type { TokenRecord, TokenSecrets } from "../ports/token-store";
+import { webCryptoSecrets } from "./token-secrets";
 
 export function secretsOf(deps: EngineDeps): TokenSecrets {
   return deps.secrets ?? webCryptoSecrets;

@@ -1,4 +1,4 @@
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { TurnUsage } from "../ports/provider";
 import type { SettingsStore } from "../ports/settings-store";
 

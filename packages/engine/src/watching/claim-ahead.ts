@@ -1,6 +1,6 @@
 import { type DeliveryRecord, type NewDelivery, withDelivery } from "@oar/scheduler";
 import type { OutboxEvent } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { OutboxRecord } from "../ports/event-store";
 import type { SessionRecord } from "../ports/session-store";
 import { readWatchers, type WatcherReads } from "./sending";

@@ -1,12 +1,12 @@
 import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
 import { isUrgent } from "@oar/scheduler";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { OutboxRecord } from "../ports/event-store";
-import { errorMessage } from "../runtime/runtime-context";
+import { errorMessage } from "../shared/error-message";
+import { CLOSE_GRACE_MS, settleWithin } from "../shared/settle-within";
 import { claimDue, claimEarly, type EarlyClaim } from "./claim-ahead";
 import { routeEvents } from "./routing";
 import { type Sent, sendToWatchers } from "./sending";
-import { settleWithin } from "./settle-within";
 import { createStager, StagingCancelled } from "./staging";
 import { runDueTicks } from "./ticks";
 import { WindowedWatchers } from "./windowed-watchers";
@@ -20,11 +20,6 @@ const FEW_WAITING = 20;
 export const SHARED_POLL_MS = 1_000;
 /** After a failed pass (the database away), when to try again. */
 const RETRY_MS = 1_000;
-/**
- * How long close waits for a pass in flight. A pass on a link that died waits for the store's
- * deadline (12 s); closing the stores ends it sooner, and its transaction changes nothing.
- */
-export const CLOSE_GRACE_MS = 2_000;
 
 export interface DispatcherDeps {
   readonly stores: EngineStores;

@@ -1,12 +1,11 @@
 import { type Clock, type IdGenerator, isRelayError, type Logger, type TimerId, toIso } from "@oar/core";
 import { releaseOf, type SubscriptionRecord } from "@oar/scheduler";
 import { LIMITS, type OutboxEvent, type RelayEvent } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { PeerLink } from "../ports/peer-link";
 import type { PeerRecord } from "../ports/peer-store";
-import { errorMessage } from "../runtime/runtime-context";
-import { CLOSE_GRACE_MS } from "./dispatcher";
-import { settleWithin } from "./settle-within";
+import { errorMessage } from "../shared/error-message";
+import { CLOSE_GRACE_MS, settleWithin } from "../shared/settle-within";
 
 /** R-PAIR-03: this relay fetches a paired relay's events every few seconds. */
 export const PEER_EVENTS_POLL_MS = 3_000;

@@ -11,7 +11,7 @@ import {
   watches,
   withDelivery,
 } from "@oar/scheduler";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { OutboxRecord } from "../ports/event-store";
 import { scheduleStallCheck } from "./ticks";
 import type { WindowedWatchers } from "./windowed-watchers";

@@ -11,7 +11,7 @@ import {
   withDelivery,
 } from "@oar/scheduler";
 import type { OutboxEvent } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { NewMessage, NewTurn, SessionRecord } from "../ports/session-store";
 
 const HOUR_MS = 3_600_000;

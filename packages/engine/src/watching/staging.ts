@@ -1,5 +1,5 @@
 import type { Clock, IdGenerator, TimerId } from "@oar/core";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import { amendMessages, type Sent, sendToWatchers } from "./sending";
 
 /** Bounds of how long ahead of its due time a send is made ready (see `Stager.lead`). */

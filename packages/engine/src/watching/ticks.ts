@@ -1,6 +1,6 @@
 import { groupBy, toIso } from "@oar/core";
 import { planTick, type SubscriptionRecord, stallCheckAt } from "@oar/scheduler";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import { watchedSessionIds } from "./watched-sessions";
 
 const CLAIMED_PER_PASS = 100;

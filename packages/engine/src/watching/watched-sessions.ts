@@ -1,5 +1,5 @@
 import { type SubscriptionRecord, watches } from "@oar/scheduler";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 
 /** The live sessions a subscription watches now: its list, or every active session but the excluded and its own (R-SUB-06, R-FEW-18). */
 export async function watchedSessionIds(

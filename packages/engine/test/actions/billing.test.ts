@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CARD_POLL_MS } from "../../src/actions/approvals";
 import { CLAUDE_API_CAP_REACHED, PROVIDER_NOT_CONFIGURED } from "../../src/actions/billing";
 import type { ProviderInfo } from "../../src/ports/provider";
-import { SETTINGS_CACHE_MS } from "../../src/settings-cache";
+import { SETTINGS_CACHE_MS } from "../../src/settings/settings-cache";
 import { createTestProvider, type TestProvider } from "../../src/testing";
 import { addUsage } from "../../src/usage/provider-usage";
 import { createHarness, type Harness, refusal, settle, track } from "./harness";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveFolder } from "../../src/actions/folders";
+import { resolveFolder } from "../../src/settings/allowed-folders";
 import { fakeFolders } from "../fake-folders";
 import { createHarness, type Harness, refusal, settle, track } from "./harness";
 

@@ -2,9 +2,9 @@ import type { RelayToolCall } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { CARD_POLL_MS, localGate } from "../../src/actions/approvals";
 import { type ActionContext, callerProfileOf } from "../../src/actions/context";
-import { createEngineLive } from "../../src/live";
+import { createEngineLive } from "../../src/live/engine-live";
 import type { SessionRuntime } from "../../src/runtime/session-runtime";
-import { readSettings } from "../../src/settings";
+import { readSettings } from "../../src/settings/settings";
 import { createHarness, type Harness, settle, track } from "./harness";
 
 // subscribe and transfer_subscriptions arrive with the subscriptions issue; the gate they will

@@ -3,10 +3,13 @@ import { createSequentialIdGenerator, FakeClock } from "@oar/core/testing";
 import type { OwnerSettingsPatch } from "@oar/schema";
 import { expect, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
-import type { Engine, EngineDeps, EngineStores, ExecuteOptions, ToolResult } from "../../src/engine";
+import type { Engine } from "../../src/engine";
+import type { EngineDeps } from "../../src/ports/engine-deps";
+import type { EngineStores } from "../../src/ports/engine-stores";
 import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider, ProviderSource } from "../../src/ports/provider";
 import type { NewSession, SessionRecord } from "../../src/ports/session-store";
+import type { ExecuteOptions, ToolResult } from "../../src/ports/tool-result";
 import {
   createTestProvider,
   openTestStores,

@@ -3,9 +3,11 @@ import type { FakeClock } from "@oar/core/testing";
 import { PEER_FEATURES, type PeerToolRequest, type PermissionLevel } from "@oar/schema";
 import { expect, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
-import type { Engine, EngineStores, ToolResult } from "../../src/engine";
+import type { Engine } from "../../src/engine";
+import type { EngineStores } from "../../src/ports/engine-stores";
 import type { PeerLink } from "../../src/ports/peer-link";
 import type { SessionRecord } from "../../src/ports/session-store";
+import type { ToolResult } from "../../src/ports/tool-result";
 import { createTestProvider, openTestStores, type TestProvider } from "../../src/testing";
 import { settle, testClock } from "../actions/harness";
 

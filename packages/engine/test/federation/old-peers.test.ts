@@ -8,9 +8,9 @@ import {
 } from "@oar/schema";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
-import type { ToolResult } from "../../src/engine";
-import { PEER_STATUS_TTL_MS } from "../../src/peers/peer-status";
+import { PEER_STATUS_TTL_MS } from "../../src/pairing/peer-status";
 import type { PeerLink } from "../../src/ports/peer-link";
+import type { ToolResult } from "../../src/ports/tool-result";
 import { createTestProvider, openTestStores } from "../../src/testing";
 import { RELAY, refusal, settle, T0, testClock, track } from "../actions/harness";
 

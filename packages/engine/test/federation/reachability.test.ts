@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PEER_STATUS_TTL_MS } from "../../src/peers/peer-status";
+import { PEER_STATUS_TTL_MS } from "../../src/pairing/peer-status";
 import { createHarness, refusal } from "../actions/harness";
 import { refusal as rejected } from "../owner/harness";
 import { createFederation, relayOf } from "./harness";

@@ -1,7 +1,7 @@
 import { newSubscription } from "@oar/scheduler/testing";
 import { describe, expect, it } from "vitest";
-import type { EngineDeps } from "../../src/engine";
 import { peerSubscriptionEvents } from "../../src/peers/subscription-events";
+import type { EngineDeps } from "../../src/ports/engine-deps";
 import { openTestStores } from "../../src/testing";
 import { testClock } from "../actions/harness";
 

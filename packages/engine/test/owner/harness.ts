@@ -1,8 +1,8 @@
 import { isRelayError } from "@oar/core";
 import { createSequentialIdGenerator } from "@oar/core/testing";
 import { expect, onTestFinished } from "vitest";
-import type { EngineDeps } from "../../src/engine";
 import { createOwnerApi } from "../../src/owner/create-owner-api";
+import type { EngineDeps } from "../../src/ports/engine-deps";
 import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider } from "../../src/ports/provider";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";

@@ -2,9 +2,10 @@ import type { IdGenerator } from "@oar/core";
 import type { FakeClock } from "@oar/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { EngineStores } from "../../src";
+import type { RunnerProcess } from "../../src/ports/lease-store";
 import { createSessionRuntime } from "../../src/runtime/create-session-runtime";
 import { RUNNER_GONE_MESSAGE } from "../../src/runtime/recovery";
-import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS, type RunnerProcess } from "../../src/runtime/runner-lease";
+import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS } from "../../src/runtime/runner-lease";
 import { createTestProvider, openTestStores } from "../../src/testing";
 import { passInSteps, settle, T0, taggedIds, testClock } from "./harness";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createIdGenerator } from "@oar/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createEngine } from "../../src/create-engine";
-import type { EngineStores } from "../../src/engine";
+import type { EngineStores } from "../../src/ports/engine-stores";
 import type { TaskSpec, TurnOutcome } from "../../src/ports/provider";
 import { RUNNER_HEARTBEAT_MS } from "../../src/runtime/runner-lease";
 import { MAX_RUNNING_TASKS_PER_SESSION, TASK_OUTPUT_KEPT_MS } from "../../src/tasks/task-host";

@@ -1,6 +1,6 @@
 import { type CallOf, LIMITS } from "@oar/schema";
+import { recordInboxAsked } from "../../outbox/outbox";
 import type { InboxQuestionRecord, QuestionStore } from "../../ports/question-store";
-import { recordInboxAsked } from "../../watching/outbox";
 import { type ActionContext, type ActionSuccess, changeAtomically } from "../context";
 import { gated } from "../gated";
 import { refuse } from "../refusal";

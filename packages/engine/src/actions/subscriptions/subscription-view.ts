@@ -1,7 +1,7 @@
 import { toIso } from "@oar/core";
 import { eventsOf, type HeldSummary, type SubscriptionRecord } from "@oar/scheduler";
 import type { Subscription, SubscriptionEntry } from "@oar/schema";
-import type { EngineStores } from "../../engine";
+import type { EngineStores } from "../../ports/engine-stores";
 
 /** A subscription as subscribe returns it (R-SUB-10) and list_subscriptions shows it (R-LSUB-04, R-LSUB-07). */
 export async function subscriptionView(

@@ -2,12 +2,12 @@ import { acceptPromptsRule, incomingHopRule } from "@oar/permissions";
 import { okEnvelope, type PeerOrigin, type PeerPreflight, type RelayToolCall } from "@oar/schema";
 import { forOtherSession } from "../actions/approvals";
 import type { ActionContext, CallerProfile, GateTarget } from "../actions/context";
-import { type CallOutcome, type EngineParts, parseAndRespond, runOnThisRelay } from "../actions/execute";
 import { enforce, refuse } from "../actions/refusal";
 import { isThisRelay } from "../actions/relay";
 import { summaryLine } from "../actions/summary";
-import type { ExecuteOptions, ToolResult } from "../engine";
-import { readSettings } from "../settings";
+import type { ExecuteOptions, ToolResult } from "../ports/tool-result";
+import { readSettings } from "../settings/settings";
+import { type CallOutcome, type EngineParts, parseAndRespond, runOnThisRelay } from "./execute";
 
 /** Not an error: the check of a preflight passed at the action's gate, before its first write. */
 class PreflightPassed {

@@ -1,5 +1,5 @@
 import { remotePromptHeader } from "@oar/permissions";
-import type { ActionContext } from "../actions/context";
+import type { ActionContext } from "./context";
 
 /** R-HOP-03: a prompt from another relay's agent begins with the line that says so. */
 export function promptText(ctx: ActionContext, text: string): string {

@@ -1,6 +1,6 @@
 import { type Clock, createTtlCache } from "@oar/core";
-import type { JsonValue } from "./ports/json";
-import type { SettingsStore } from "./ports/settings-store";
+import type { JsonValue } from "../ports/json";
+import type { SettingsStore } from "../ports/settings-store";
 
 /** How long another relay process's settings change may take to be seen here (DESIGN §9). */
 export const SETTINGS_CACHE_MS = 1_000;

@@ -22,3 +22,9 @@ export function settleWithin(clock: Clock, work: Promise<unknown> | null, ms: nu
       });
   });
 }
+
+/**
+ * How long close waits for a pass in flight. A pass on a link that died waits for the store's
+ * deadline (12 s); closing the stores ends it sooner, and its transaction changes nothing.
+ */
+export const CLOSE_GRACE_MS = 2_000;

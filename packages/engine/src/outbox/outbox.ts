@@ -1,6 +1,6 @@
 import { type IdGenerator, toIso as iso } from "@oar/core";
 import { type OutboxEvent, type QuestionKind, TURN_END_TEXT_MAX } from "@oar/schema";
-import type { EngineStores } from "../engine";
+import type { EngineStores } from "../ports/engine-stores";
 import type { InboxQuestionRecord } from "../ports/question-store";
 import type { SessionRecord, TurnRecord } from "../ports/session-store";
 import type { TaskRecord } from "../ports/task-store";

@@ -1,9 +1,9 @@
 import { RelayError } from "@oar/core";
 import { type OwnerSettings, type OwnerSettingsPatch, OwnerSettingsSchema } from "@oar/schema";
-import { allowedRoots } from "./actions/folders";
-import type { EngineDeps } from "./engine";
-import type { JsonValue } from "./ports/json";
-import type { SettingsStore } from "./ports/settings-store";
+import type { EngineDeps } from "../ports/engine-deps";
+import type { JsonValue } from "../ports/json";
+import type { SettingsStore } from "../ports/settings-store";
+import { allowedRoots } from "./allowed-folders";
 
 // The owner's settings live under one key: they are read together on nearly every call and
 // changed rarely, and one row keeps a PATCH atomic.

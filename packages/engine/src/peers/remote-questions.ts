@@ -1,10 +1,11 @@
 import { isRelayError } from "@oar/core";
 import type { CallOf } from "@oar/schema";
 import type { ActionContext } from "../actions/context";
-import type { EngineDeps, ToolResult } from "../engine";
+import { recordInboxAnswered } from "../outbox/outbox";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { PeerRecord } from "../ports/peer-store";
 import type { InboxQuestionRecord } from "../ports/question-store";
-import { recordInboxAnswered } from "../watching/outbox";
+import type { ToolResult } from "../ports/tool-result";
 
 /** R-QCHK-05: a question kept on a paired relay is looked at every 5 s, every 30 s while that relay does not respond. */
 export const QUESTION_POLL_MS = 5_000;

@@ -1,5 +1,5 @@
 import type { Clock, Logger } from "@oar/core";
-import type { EngineDeps } from "../engine";
+import type { EngineDeps } from "../ports/engine-deps";
 import { createDueRunner, type DueRunner } from "../runtime/due-runner";
 import { pollRemoteQuestion, QUESTION_POLL_MS, QUESTION_POLL_UNREACHABLE_MS } from "./remote-questions";
 

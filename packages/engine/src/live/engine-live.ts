@@ -1,9 +1,9 @@
 import { type Clock, createTtlCache, type TtlCache } from "@oar/core";
-import { createToolCallWriter, type ToolCallWriter } from "./actions/tool-call-log";
-import type { PeerStatusCache } from "./peers/peer-status";
-import { createPeerStatusCache } from "./peers/peer-status";
-import { createWakeups, type Wakeups } from "./wakeups";
-import { createEventHints, type EventHints } from "./watching/event-hints";
+import { createEventHints, type EventHints } from "../outbox/event-hints";
+import type { PeerStatusCache } from "../pairing/peer-status";
+import { createPeerStatusCache } from "../pairing/peer-status";
+import { createWakeups, type Wakeups } from "../wakeups";
+import { createToolCallWriter, type ToolCallWriter } from "./tool-call-writer";
 
 /**
  * How long a session deleted by another relay process may still act as a caller here

@@ -1,6 +1,6 @@
 import { isRelayError } from "@oar/core";
 import type { ErrorCode } from "@oar/schema";
-import type { EngineDeps } from "../engine";
+import type { EngineDeps } from "../ports/engine-deps";
 import type { PeerRecord } from "../ports/peer-store";
 
 /** Whether a paired relay answers, and what it said (R-LREL-01: `online`, `version`). */
