@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  ENGINE_LAYERS,
+  importCircles,
+  layerProblems,
+  resolveSpecifier,
+  type SourceEdge,
+} from "./engine-layers";
 
 // The import direction of DESIGN §2: each package may depend on the packages and libraries listed
 // here and nothing else. A new edge is a design change: change DESIGN.md first, then this table.
@@ -254,6 +261,51 @@ describe("package topology (DESIGN §2)", () => {
       }
     },
   );
+});
+
+describe("the engine's layers (packages/engine/README.md)", () => {
+  const srcDir = join(root, "packages", "engine", "src");
+  const edges: SourceEdge[] = typeScriptFiles(srcDir).flatMap((file) =>
+    importsOf(file)
+      .filter((site) => site.specifier.startsWith("."))
+      .map((site) => ({
+        from: relative(srcDir, file),
+        to: resolveSpecifier(srcDir, relative(srcDir, file), site.specifier),
+      })),
+  );
+
+  it("every import of src/ runs down the layers, or stays in its own folder", () => {
+    expect(edges.length).toBeGreaterThan(500);
+    expect(layerProblems(edges, ENGINE_LAYERS)).toEqual([]);
+  });
+
+  it("no file of src/ imports itself through others: no circles", () => {
+    expect(importCircles(edges)).toEqual([]);
+  });
+
+  it("the check fails on an import up the layers, a folder it does not place, and a circle", () => {
+    expect(
+      layerProblems(
+        [
+          { from: "runtime/a.ts", to: "ports/b.ts" },
+          { from: "tasks/a.ts", to: "runtime/b.ts" },
+          { from: "novel/a.ts", to: "ports/b.ts" },
+        ],
+        ENGINE_LAYERS,
+      ),
+    ).toEqual([
+      "tasks/a.ts → runtime/b.ts: tasks may not import runtime, a layer above it",
+      "novel/a.ts → ports/b.ts: novel is not among the engine's layers",
+    ]);
+    expect(
+      importCircles([
+        { from: "a.ts", to: "b.ts" },
+        { from: "b.ts", to: "c.ts" },
+        { from: "c.ts", to: "a.ts" },
+        { from: "c.ts", to: "d.ts" },
+      ]),
+    ).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  });
 });
 
 describe("the topology check itself", () => {

@@ -115,7 +115,7 @@ export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): 
         return null;
       }
       const session = await stores.sessions.getSession(record.sessionId);
-      // The outbox last (OUTBOX_LAST in ../watching/outbox).
+      // The outbox last (OUTBOX_LAST in ../outbox/outbox).
       await settleSessionState(stores, record.sessionId);
       await recordTaskEnded(writer(stores), record, { id: record.sessionId, title: session?.title ?? "" });
       return record;
