@@ -15,7 +15,7 @@ import type { TaskRecord } from "../ports/task-store";
  * the stores run such a transaction again, but only after Postgres's deadlock check (a second).
  */
 export interface OutboxWriter {
-  readonly stores: EngineStores;
+  readonly stores: Pick<EngineStores, "events" | "questions" | "schedules" | "subscriptions">;
   readonly ids: IdGenerator;
   /** This relay's name: a prompt's provenance names it when one of its own agents sent it. */
   readonly relayName: string;

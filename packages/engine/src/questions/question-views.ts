@@ -48,7 +48,7 @@ export function inboxItem(question: InboxQuestionRecord, titles: ReadonlyMap<str
 
 /** The titles of the sessions these questions are about or asked from (this relay's). */
 export async function questionTitles(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "sessions">,
   questions: readonly InboxQuestionRecord[],
 ): Promise<Map<string, string>> {
   const ids = [

@@ -55,7 +55,7 @@ export function scheduleEntry(schedule: ScheduleRecord, titles: ReadonlyMap<stri
 
 /** The titles of the sessions these schedules name (archived and deleted ones included where the store has them). */
 export async function sessionTitles(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "sessions">,
   schedules: readonly ScheduleRecord[],
 ): Promise<Map<string, string>> {
   const ids = [...new Set(schedules.flatMap((s) => [s.sessionId, s.createdBy]))];

@@ -6,7 +6,10 @@ import type { TaskRecord } from "../ports/task-store";
  * What a session is doing once a turn or task ended (R-LSES-02): still running a turn, only
  * background work (the agent replied, tasks still run), or nothing.
  */
-async function settledState(stores: EngineStores, sessionId: string): Promise<SessionState> {
+async function settledState(
+  stores: Pick<EngineStores, "sessions" | "tasks">,
+  sessionId: string,
+): Promise<SessionState> {
   // A queued turn is about to run: the session stays busy with turns.
   if ((await stores.sessions.listActiveTurns({ sessionId })).length > 0) {
     return "running_turn";
@@ -19,12 +22,18 @@ async function settledState(stores: EngineStores, sessionId: string): Promise<Se
  * once it holds the session's row: a turn and a task of the session ending at once then read
  * each other's end (Postgres), not both the other as still running.
  */
-export async function settleSessionState(stores: EngineStores, sessionId: string): Promise<void> {
+export async function settleSessionState(
+  stores: Pick<EngineStores, "sessions" | "tasks">,
+  sessionId: string,
+): Promise<void> {
   await stores.sessions.lockSession(sessionId);
   await stores.sessions.updateSession(sessionId, { state: await settledState(stores, sessionId) });
 }
 
 /** The session's tasks that still run (on any relay process). */
-export function runningTasksOf(stores: EngineStores, sessionId: string): Promise<TaskRecord[]> {
+export function runningTasksOf(
+  stores: Pick<EngineStores, "sessions" | "tasks">,
+  sessionId: string,
+): Promise<TaskRecord[]> {
   return stores.tasks.listTasksOfSessions([sessionId], { endedSince: null });
 }

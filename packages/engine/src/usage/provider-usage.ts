@@ -52,7 +52,7 @@ export async function monthUsage(store: SettingsStore, provider: string, at: num
 
 /** Adds a turn's cost and tokens to its provider's month, in one change. */
 export async function addUsage(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "settings" | "transaction">,
   provider: string,
   at: number,
   turn: TurnUsage,

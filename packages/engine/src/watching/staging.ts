@@ -10,7 +10,7 @@ const FIRST_LEAD_MS = 100;
 const LEAD_MEMORY = 8;
 
 export interface StagerDeps {
-  readonly stores: EngineStores;
+  readonly stores: Pick<EngineStores, "deliveries" | "transaction">;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly drivenFromOutside: (provider: string) => boolean;

@@ -9,7 +9,11 @@ const CLAIMED_PER_PASS = 100;
  * One subscription's heartbeat and stall check (GAP-13, GAP-14), in the caller's transaction;
  * true when it appended an event.
  */
-async function tick(stores: EngineStores, subscription: SubscriptionRecord, now: number): Promise<boolean> {
+async function tick(
+  stores: Pick<EngineStores, "events" | "sessions" | "subscriptions" | "tasks" | "transaction">,
+  subscription: SubscriptionRecord,
+  now: number,
+): Promise<boolean> {
   const watched = await watchedSessionIds(stores, subscription);
   const watchedSet = new Set(watched);
   const turns = (await stores.sessions.listActiveTurns())
@@ -79,7 +83,7 @@ async function tick(stores: EngineStores, subscription: SubscriptionRecord, now:
 
 /** Claims the subscriptions whose tick is due and runs them: whether any appended an event, and whether there may be more. */
 export async function runDueTicks(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "events" | "sessions" | "subscriptions" | "tasks" | "transaction">,
   now: number,
 ): Promise<{ readonly appended: boolean; readonly more: boolean }> {
   return stores.transaction(async (tx) => {
@@ -98,7 +102,7 @@ export async function runDueTicks(
  * stall time, however many subscriptions watch the session.
  */
 export async function scheduleStallCheck(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "events" | "sessions" | "subscriptions" | "tasks" | "transaction">,
   around: readonly SubscriptionRecord[],
   startedAt: number,
 ): Promise<void> {

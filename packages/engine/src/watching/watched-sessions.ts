@@ -3,7 +3,7 @@ import type { EngineStores } from "../ports/engine-stores";
 
 /** The live sessions a subscription watches now: its list, or every active session but the excluded and its own (R-SUB-06, R-FEW-18). */
 export async function watchedSessionIds(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "sessions">,
   subscription: SubscriptionRecord,
 ): Promise<string[]> {
   if (subscription.scope === "list") {

@@ -5,7 +5,7 @@ import type { EngineStores } from "../../ports/engine-stores";
 
 /** A subscription as subscribe returns it (R-SUB-10) and list_subscriptions shows it (R-LSUB-04, R-LSUB-07). */
 export async function subscriptionView(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "deliveries" | "sessions">,
   subscription: SubscriptionRecord,
 ): Promise<Subscription> {
   const sessions =
@@ -37,7 +37,7 @@ export async function subscriptionView(
  * an ended one with its reason, and what it holds only while it still holds something (R-LSUB-06).
  */
 export async function subscriptionEntry(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "deliveries" | "sessions">,
   subscription: SubscriptionRecord,
   held: HeldSummary | undefined,
 ): Promise<SubscriptionEntry> {
@@ -58,7 +58,7 @@ export async function subscriptionEntry(
 
 /** list_subscriptions' entries of `subscriptions`, in their order, with what each one holds now. */
 export async function subscriptionEntries(
-  stores: EngineStores,
+  stores: Pick<EngineStores, "deliveries" | "sessions">,
   subscriptions: readonly SubscriptionRecord[],
 ): Promise<SubscriptionEntry[]> {
   const held = new Map(
