@@ -6,7 +6,6 @@ import { FakeClock } from "@oar/core/testing";
 import { startTcpProxy } from "@oar/storage/testing";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestRelay, eventually, OWNER_TOKEN, type TestRelay } from "./harness";
-import { spawnRelay, stopIfRunning } from "./process";
 import { TEST_POSTGRES_URL, throughPort, useScratchPostgres } from "./support/postgres";
 import { connectEvents, listen, type SseEvent, SseReader } from "./support/sse";
 
@@ -177,21 +176,6 @@ describe("GET /v1/owner/events (DESIGN §4)", { timeout: 60_000 }, () => {
     await stream.until((s) => s.comments.length === 3);
     expect(stream.comments).toEqual(["keep-alive", "keep-alive", "keep-alive"]);
     expect(stream.events).toEqual([]);
-  });
-
-  it("lets `oar-relay start` stop on SIGTERM while a stream is open: the stream ends and the process exits 0", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "oar-events-process-"));
-    const child = spawnRelay({ RELAY_NAME: "desk", RELAY_OWNER_TOKEN: OWNER_TOKEN, RELAY_DATA_DIR: dir });
-    try {
-      const base = await child.listening;
-      const stream = await openStream(base);
-      child.child.kill("SIGTERM");
-      await stream.untilEnd();
-      expect(await child.exited).toBe(0);
-    } finally {
-      stopIfRunning(child);
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });
 
