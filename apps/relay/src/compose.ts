@@ -7,7 +7,7 @@ import {
   createExternalProvider,
   createScriptProvider,
 } from "@oar/providers";
-import { databaseAnswers, openStorage, type Storage } from "@oar/storage";
+import { databaseAnswers, openStorage, type StatementListener, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
 import { childEnvironment, isEmbeddedInMemory, type RelayConfig, storageTarget } from "./config";
 import { consoleLogger } from "./console-logger";
@@ -57,12 +57,17 @@ export interface RelayOverrides {
   readonly peerFetch?: typeof globalThis.fetch;
   /** The environment children start from (tasks, CLIs); default the relay's own without its secrets. */
   readonly childEnv?: Readonly<Record<string, string | undefined>>;
+  /** Told each statement sent to the database: the benchmarks and the statement budget count them. */
+  readonly onStatement?: StatementListener;
 }
 
 /** The composition root: the one place that wires config, storage, the engine and the HTTP surface. */
 export async function createRelay(config: RelayConfig, overrides: RelayOverrides = {}): Promise<Relay> {
   const owner = await resolveOwnerToken({ configured: config.ownerToken, dataDir: config.dataDir });
-  const storage = await openStorage(storageTarget(config));
+  const target = storageTarget(config);
+  const storage = await openStorage(
+    overrides.onStatement === undefined ? target : { ...target, onStatement: overrides.onStatement },
+  );
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;

@@ -5,6 +5,7 @@ export { databaseAnswers } from "./database-answers";
 export { MIGRATIONS_FOLDER } from "./migrations-folder";
 export { openStorage } from "./open-storage";
 export { acquireDataDirLock, type DataDirLock, LOCK_FILE_NAME } from "./pid-lock";
+export type { StatementListener } from "./statements";
 export type {
   PgliteStorageConfig,
   PostgresStorageConfig,

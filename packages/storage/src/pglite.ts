@@ -11,6 +11,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { acquireDataDirLock, type DataDirLock } from "./pid-lock";
+import { countingPglite } from "./statements";
 import { closeOnce, type PgliteStorageConfig, type Storage } from "./storage";
 import { createStores } from "./stores";
 import { toStorageError } from "./stores/guard";
@@ -176,8 +177,10 @@ export async function openPgliteStorage(config: Omit<PgliteStorageConfig, "drive
   let client: PGlite | undefined;
   try {
     client = await openClient(config.dataDir, inMemory);
-    const db = drizzle({ client });
-    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    const db = drizzle({
+      client: config.onStatement === undefined ? client : countingPglite(client, config.onStatement),
+    });
     const opened = client;
     return {
       driver: "pglite",

@@ -90,6 +90,9 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
     idle_timeout: POSTGRES_TIMEOUTS.idleSeconds,
     keep_alive: POSTGRES_TIMEOUTS.keepAliveSeconds,
     backoff: reconnectBackoff,
+    ...(config.onStatement === undefined
+      ? {}
+      : { debug: (_connection: number, text: string) => config.onStatement?.(text) }),
     connection: {
       statement_timeout: POSTGRES_TIMEOUTS.statementMs,
       idle_in_transaction_session_timeout: POSTGRES_TIMEOUTS.idleInTransactionMs,

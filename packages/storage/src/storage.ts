@@ -1,4 +1,5 @@
 import type { Database } from "./database";
+import type { StatementListener } from "./statements";
 import type { Stores } from "./stores";
 
 export type StorageDriver = "pglite" | "postgres";
@@ -11,6 +12,8 @@ export type StorageDriver = "pglite" | "postgres";
 export interface PgliteStorageConfig {
   readonly driver: "pglite";
   readonly dataDir: string;
+  /** Told each statement sent (BEGIN and COMMIT included): benchmarks and tests count them. */
+  readonly onStatement?: StatementListener;
 }
 
 /** A Postgres server (DATABASE_URL); several relay processes may share it. */
@@ -19,6 +22,8 @@ export interface PostgresStorageConfig {
   readonly url: string;
   /** Pool size; default 10. */
   readonly maxConnections?: number;
+  /** Told each statement sent (BEGIN and COMMIT included): benchmarks and tests count them. */
+  readonly onStatement?: StatementListener;
 }
 
 export type StorageConfig = PgliteStorageConfig | PostgresStorageConfig;
