@@ -38,6 +38,6 @@ export function createEngineLive(options: { readonly clock: Clock }): EngineLive
     }),
     scheduleChanges: createEventHints(),
     questionPolls: createEventHints(),
-    toolCalls: createToolCallWriter(),
+    toolCalls: createToolCallWriter({ clock: options.clock }),
   };
 }

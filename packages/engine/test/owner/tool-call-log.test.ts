@@ -2,6 +2,7 @@ import { type Logger, RelayError } from "@oar/core";
 import { OwnerSessionDetailSchema } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { clip, TOOL_CALL_SUMMARY_MAX_CHARS } from "../../src/actions/tool-call-log";
+import { TOOL_CALL_BATCH_MAX, TOOL_CALL_WINDOW_MS } from "../../src/live/tool-call-writer";
 import { withFailingMethod } from "../../src/testing";
 import { createHarness, settle, T0 } from "../actions/harness";
 import { createFederation, relayOf } from "../federation/harness";
@@ -169,15 +170,40 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
     await Promise.all(Array.from({ length: 5 }, () => h.call({ action: "relay_info", relay: "this" })));
     const { toolCalls } = await h.engine.owner.getSession(h.caller.id);
     expect(toolCalls.map((call) => call.action)).toEqual(Array(5).fill("relay_info"));
-    expect(batches.reduce((sum, n) => sum + n, 0)).toBe(5);
-    expect(batches.length).toBeLessThan(5);
+    // They came within one window: one insert, written when the owner's view asked for them.
+    expect(batches).toEqual([5]);
+  });
+
+  it("the lines of a window share one insert, written at the window's end, or at once past 200 (issue 29)", async () => {
+    const h = await createHarness();
+    const batches: number[] = [];
+    const record = h.stores.toolCalls.recordToolCalls.bind(h.stores.toolCalls);
+    h.stores.toolCalls.recordToolCalls = async (calls) => {
+      batches.push(calls.length);
+      await record(calls);
+    };
+    for (let n = 0; n < 10; n++) {
+      await h.call({ action: "relay_info", relay: "this" });
+    }
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS - 1);
+    expect(batches).toEqual([]);
+    await h.clock.advanceAsync(1);
+    expect(batches).toEqual([10]);
+
+    for (let n = 0; n < TOOL_CALL_BATCH_MAX + 1; n++) {
+      await h.call({ action: "relay_info", relay: "this" });
+    }
+    await settle();
+    expect(batches).toEqual([10, TOOL_CALL_BATCH_MAX]);
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS);
+    expect(batches).toEqual([10, TOOL_CALL_BATCH_MAX, 1]);
   });
 
   it("a call the database did not answer is not kept (the write would wait out the same outage)", async () => {
     let down = false;
     const h = await createHarness({
       engineStores: (stores) =>
-        withFailingMethod(stores, "sessions.listSessions", {
+        withFailingMethod(stores, "reads.listSessions", {
           failing: () => down,
           error: () => new RelayError("REMOTE_RELAY_UNAVAILABLE", "The database does not answer."),
         }),
@@ -194,11 +220,12 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
   it("an unknown caller's call leaves nothing; deleting a session deletes its log", async () => {
     const h = await createHarness();
     await h.callAs("ses_ghost", { action: "list_relays" });
-    await settle();
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS);
     expect(await h.stores.toolCalls.listToolCalls("ses_ghost", { limit: 10 })).toEqual([]);
     await h.ok({ action: "usage", relay: "this" });
-    // The line is written beside the call: read from the store once it is (the owner's view waits).
-    await settle();
+    // The line is written beside the call, within its window: read from the store once it is (the
+    // owner's view writes what is queued first).
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS);
     expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toHaveLength(1);
     await h.engine.owner.deleteSession(h.caller.id);
     expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toEqual([]);
