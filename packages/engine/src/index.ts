@@ -1,5 +1,6 @@
 export { createEngine } from "./create-engine";
 export type { Engine } from "./engine";
+export { TOOL_CALL_BATCH_MAX, TOOL_CALL_WINDOW_MS } from "./live/tool-call-writer";
 export { createOwnerApi } from "./owner/create-owner-api";
 export type {
   OwnerApi,
@@ -67,6 +68,7 @@ export type {
   ScheduleStore,
   ScheduleTimingPatch,
 } from "./ports/schedule-store";
+export type { SessionRead, SessionReadStore } from "./ports/session-read-store";
 export type {
   ConversationRef,
   FinishTurn,

@@ -15,6 +15,7 @@ import {
   runPeerStoreContract,
   runQuestionStoreContract,
   runScheduleStoreContract,
+  runSessionReadStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
   runTaskStoreContract,
@@ -57,3 +58,4 @@ runToolCallStoreContract(async () => {
     cleanup,
   };
 });
+runSessionReadStoreContract(async () => ({ store: createMemoryEngineStores(), cleanup }));

@@ -6,6 +6,7 @@ import {
   runPeerStoreContract,
   runQuestionStoreContract,
   runScheduleStoreContract,
+  runSessionReadStoreContract,
   runSessionStoreContract,
   runSettingsStoreContract,
   runTaskStoreContract,
@@ -53,6 +54,7 @@ export function describeStoreContracts(database: TestDatabase): void {
       ...(await fixture((stores) => stores.toolCalls)()),
       sessions: test.storage().stores.sessions,
     }));
+    runSessionReadStoreContract(fixture((stores) => stores));
     runLeaseStoreContract(fixture((stores) => stores.leases));
     runPeerStoreContract(fixture((stores) => stores.peers));
     runCardStoreContract(fixture((stores) => stores.cards));

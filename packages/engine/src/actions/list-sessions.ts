@@ -1,5 +1,6 @@
+import { groupBy } from "@oar/core";
 import type { CallOf } from "@oar/schema";
-import { readableTasks, taskViewContext } from "../tasks/task-views";
+import { readableSince, taskViewContext } from "../tasks/task-views";
 import type { ActionContext, ActionSuccess } from "./context";
 import { groupNamer } from "./groups";
 import { sessionListEntry } from "./session-entry";
@@ -10,15 +11,12 @@ export async function listSessions(
   ctx: ActionContext,
   call: CallOf<"list_sessions">,
 ): Promise<ActionSuccess> {
-  const sessions = await ctx.deps.stores.sessions.listSessions({ scope: call.scope });
   const namer = groupNamer(ctx.deps);
-  const [tasks, view] = await Promise.all([
-    readableTasks(
-      ctx.deps,
-      sessions.map((session) => session.id),
-    ),
+  const [{ sessions, tasks: listed }, view] = await Promise.all([
+    ctx.deps.stores.reads.listSessions({ scope: call.scope, tasksEndedSince: readableSince(ctx.deps) }),
     taskViewContext(ctx.deps, ctx.runtime),
   ]);
+  const tasks = groupBy(listed, (task) => task.sessionId);
   const entries = await Promise.all(
     sessions.map((session) =>
       sessionListEntry(ctx, session, namer, { records: tasks.get(session.id) ?? [], view }),

@@ -1,10 +1,10 @@
 import { toIso } from "@oar/core";
 import { type CallOf, type GroupMember, LIMITS, type SessionMessage } from "@oar/schema";
 import type { MessageRecord, SessionRecord } from "../ports/session-store";
-import { readableTasks, taskSummary, taskViewContext } from "../tasks/task-views";
+import { readableSince, taskSummary, taskViewContext } from "../tasks/task-views";
 import type { ActionContext, ActionSuccess } from "./context";
 import { groupNamer } from "./groups";
-import { requireSession, sessionState } from "./sessions";
+import { refuseUnknownSession, sessionState } from "./sessions";
 import { plural } from "./summary";
 import { pendingQuestionView } from "./waiting";
 
@@ -71,16 +71,22 @@ async function inFlightView(ctx: ActionContext, sessionId: string) {
  * A conversation may read itself (an external agent reads its own messages this way).
  */
 export async function readSession(ctx: ActionContext, call: CallOf<"read_session">): Promise<ActionSuccess> {
-  const session = await requireSession(ctx, call.session, { allowArchived: true });
-  const [messages, inFlight, questions, asked, group, tasks, view] = await Promise.all([
-    ctx.deps.stores.sessions.listMessages(session.id, { last: call.last }),
+  // One read for the session and what it shows (issue 29); an archived one is read too.
+  const read = await ctx.deps.stores.reads.readSession({
+    id: call.session,
+    last: call.last,
+    tasksEndedSince: readableSince(ctx.deps),
+  });
+  if (read === null) {
+    refuseUnknownSession(ctx, call.session);
+  }
+  // R-LQ-04: `inboxQuestions` are the non-blocking questions about it, whoever asked them.
+  const { session, messages, inboxQuestions: asked, tasks } = read;
+  const [inFlight, questions, group, view] = await Promise.all([
     inFlightView(ctx, session.id),
     // A blocking question lives only while a turn runs: an idle session has none to read.
     session.state === "running_turn" ? ctx.runtime.pendingQuestions(session.id) : Promise.resolve([]),
-    // R-LQ-04: and the non-blocking ones about it, whoever asked them.
-    ctx.deps.stores.questions.listInboxQuestions({ sessionId: session.id, closedSince: null }),
     groupWithMembers(ctx, session),
-    readableTasks(ctx.deps, [session.id]),
     taskViewContext(ctx.deps, ctx.runtime),
   ]);
   return {
@@ -109,7 +115,7 @@ export async function readSession(ctx: ActionContext, call: CallOf<"read_session
           })),
       ],
       messages: messages.map(messageView),
-      tasks: (tasks.get(session.id) ?? []).map((task) => taskSummary(task, view)),
+      tasks: tasks.map((task) => taskSummary(task, view)),
       ...(group ? { group } : {}),
       ...(session.mayCreateSessions ? { mayCreateSessions: true } : {}),
     },

@@ -19,6 +19,14 @@ export function refuseSelf(ctx: ActionContext, action: Action, sessionId: string
  * The named session; unknown or deleted → REMOTE_RELAY_NOT_FOUND, and archived too unless the
  * action may look at archived sessions (reading, waiting, stopping, archiving).
  */
+/** REMOTE_RELAY_NOT_FOUND for a session this relay does not have (or deleted). */
+export function refuseUnknownSession(ctx: ActionContext, sessionId: string, nothing?: string): never {
+  refuse(
+    "REMOTE_RELAY_NOT_FOUND",
+    `No session "${sessionId}" on relay "${ctx.deps.relay.name}". list_sessions shows the sessions there.${nothing ? ` ${nothing}` : ""}`,
+  );
+}
+
 export async function requireSession(
   ctx: ActionContext,
   sessionId: string,
@@ -27,10 +35,7 @@ export async function requireSession(
   const nothing = options.nothing ? ` ${options.nothing}` : "";
   const session = await ctx.deps.stores.sessions.getSession(sessionId);
   if (!session) {
-    refuse(
-      "REMOTE_RELAY_NOT_FOUND",
-      `No session "${sessionId}" on relay "${ctx.deps.relay.name}". list_sessions shows the sessions there.${nothing}`,
-    );
+    refuseUnknownSession(ctx, sessionId, options.nothing);
   }
   if (session.archivedAt !== null && !options.allowArchived) {
     refuse(

@@ -6,6 +6,7 @@ import type { LeaseStore } from "./lease-store";
 import type { PeerStore } from "./peer-store";
 import type { QuestionStore } from "./question-store";
 import type { ScheduleStore } from "./schedule-store";
+import type { SessionReadStore } from "./session-read-store";
 import type { SessionStore } from "./session-store";
 import type { SettingsStore } from "./settings-store";
 import type { TaskStore } from "./task-store";
@@ -42,6 +43,8 @@ export interface EngineStores {
   readonly schedules: ScheduleStore;
   /** The relay_tool calls of this relay's conversations (R-UI-02). */
   readonly toolCalls: ToolCallStore;
+  /** The hot calls' reads across sessions, messages, questions and tasks, each in one round trip. */
+  readonly reads: SessionReadStore;
   /**
    * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
    * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores
@@ -72,4 +75,5 @@ export const STORE_PORTS = Object.keys({
   tasks: true,
   schedules: true,
   toolCalls: true,
+  reads: true,
 } satisfies Record<StorePort, true>) as StorePort[];

@@ -70,12 +70,15 @@ export function taskSummary(task: TaskRecord, view: TaskViewContext): TaskSummar
 }
 
 /** The tasks of these sessions an agent may still read: running, or ended within the hour (R-RTO-01). */
+/** The tasks the reads show: those running, and those that ended within TASK_OUTPUT_KEPT_MS. */
+export function readableSince(deps: Pick<EngineDeps, "clock">): number {
+  return deps.clock.now() - TASK_OUTPUT_KEPT_MS;
+}
+
 export async function readableTasks(
   deps: EngineDeps,
   sessionIds: readonly string[],
 ): Promise<Map<string, TaskRecord[]>> {
-  const tasks = await deps.stores.tasks.listTasksOfSessions(sessionIds, {
-    endedSince: deps.clock.now() - TASK_OUTPUT_KEPT_MS,
-  });
+  const tasks = await deps.stores.tasks.listTasksOfSessions(sessionIds, { endedSince: readableSince(deps) });
   return groupBy(tasks, (task) => task.sessionId);
 }

@@ -15,6 +15,7 @@ export { createMemoryEventStore } from "./memory-event-store";
 export { createMemoryPeerStore } from "./memory-peer-store";
 export { createMemoryQuestionStore } from "./memory-question-store";
 export { createMemoryScheduleStore } from "./memory-schedule-store";
+export { createMemorySessionReadStore } from "./memory-session-read-store";
 export { createMemorySessionStores } from "./memory-session-stores";
 export { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 export { createMemoryTaskStore } from "./memory-task-store";
@@ -27,6 +28,7 @@ export {
   type RecordingTurnIOOptions,
 } from "./recording-turn-io";
 export { runScheduleStoreContract, type ScheduleStoreFixture } from "./schedule-store-contract";
+export { runSessionReadStoreContract } from "./session-read-store-contract";
 export { runSessionStoreContract } from "./session-store-contract";
 export { runSettingsStoreContract } from "./settings-store-contract";
 export { settleBetweenTimers, settleStoreCalls, trackStoreCalls } from "./store-calls";

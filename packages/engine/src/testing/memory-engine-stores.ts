@@ -10,6 +10,7 @@ import { createMemoryEventStore } from "./memory-event-store";
 import { createMemoryPeerStore } from "./memory-peer-store";
 import { createMemoryQuestionStore } from "./memory-question-store";
 import { createMemoryScheduleStore } from "./memory-schedule-store";
+import { createMemorySessionReadStore } from "./memory-session-read-store";
 import { createMemorySessionStores } from "./memory-session-stores";
 import { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
 import { createMemoryTaskStore } from "./memory-task-store";
@@ -45,6 +46,7 @@ export function createMemoryEngineStores(): EngineStores {
     sessions,
     groups,
     ...parts,
+    reads: createMemorySessionReadStore({ sessions, questions: parts.questions, tasks: parts.tasks }),
     transaction: (work) => work(joined),
   };
   return {

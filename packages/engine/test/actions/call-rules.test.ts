@@ -120,7 +120,7 @@ describe("call rules on this relay", () => {
 
   it("a bug in an action is REMOTE_RELAY_INTERNAL with a request id, never an exception", async () => {
     const h = await createHarness();
-    h.stores.sessions.listSessions = async () => {
+    h.stores.reads.listSessions = async () => {
       throw new Error("disk on fire");
     };
     const result = await h.call({ action: "list_sessions", relay: "this" });

@@ -11,6 +11,7 @@ import { createLoopCounterStore } from "./loop-counter-store";
 import { createPeerStore } from "./peer-store";
 import { createQuestionStore } from "./question-store";
 import { createScheduleStore } from "./schedule-store";
+import { createSessionReadStore } from "./session-read-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
 import { createSubscriptionStore } from "./subscription-store";
@@ -102,6 +103,7 @@ const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[
   tasks: ["TaskStore", createTaskStore],
   schedules: ["ScheduleStore", createScheduleStore],
   toolCalls: ["ToolCallStore", createToolCallStore],
+  reads: ["SessionReadStore", createSessionReadStore],
 };
 
 /** What a port's store is made on. */

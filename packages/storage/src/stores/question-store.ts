@@ -39,7 +39,7 @@ function askedBy(session: string): SQL | undefined {
   return and(eq(questions.askingSession, session), isNull(questions.askingRelay));
 }
 
-function toInboxRecord(row: QuestionRow): InboxQuestionRecord {
+export function toInboxRecord(row: QuestionRow): InboxQuestionRecord {
   const closedAt = row.status === "pending" ? null : row[closedAtColumn(row.status)];
   return {
     id: row.id,

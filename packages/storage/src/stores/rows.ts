@@ -153,3 +153,29 @@ export async function selectAll<T extends PgTable>(
     return row as T["$inferSelect"];
   });
 }
+
+/**
+ * Rows a query gave as JSON (`json_agg` of a table's rows, keys the column names) as drizzle's
+ * `db.select().from(table)` gives them. A json/jsonb column is already JSON inside the row: it is
+ * taken as it is (decoding it again would turn a stored JSON string into what it spells).
+ */
+export function fromJsonRows<T extends PgTable>(table: T, json: unknown): T["$inferSelect"][] {
+  const rows = (typeof json === "string" ? JSON.parse(json) : json) as Record<string, unknown>[] | null;
+  if (rows === null) {
+    return [];
+  }
+  const { columns } = shapeOf(table);
+  return rows.map((raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = raw[column.name];
+      row[key] =
+        value === null || value === undefined
+          ? null
+          : column.columnType === "PgJsonb" || column.columnType === "PgJson"
+            ? value
+            : column.mapFromDriverValue(value);
+    }
+    return row as T["$inferSelect"];
+  });
+}

@@ -9,6 +9,7 @@ import type {
   SessionStore,
   TurnRecord,
 } from "@oar/engine";
+import type { SessionScope } from "@oar/schema";
 import { and, asc, desc, eq, exists, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { messages, sessionGroups, sessions, turns } from "../tables";
@@ -57,7 +58,7 @@ export function toSessionRecord(row: SessionRow): SessionRecord {
   };
 }
 
-function toMessageRecord(row: MessageRow): MessageRecord {
+export function toMessageRecord(row: MessageRow): MessageRecord {
   return {
     id: row.id,
     sessionId: row.sessionId,
@@ -103,7 +104,17 @@ function createdByIs(conversation: ConversationRef): SQL | undefined {
   );
 }
 
-const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
+/** The sessions listSessions gives: never a deleted one; of `scope`; of the group, when one is named. */
+export function listedSessions(scope: SessionScope, groupId?: string): SQL | undefined {
+  return and(
+    isNull(sessions.deletedAt),
+    scope === "active" ? isNull(sessions.archivedAt) : undefined,
+    scope === "archived" ? isNotNull(sessions.archivedAt) : undefined,
+    groupId === undefined ? undefined : eq(sessions.groupId, groupId),
+  );
+}
+
+export const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
 
 /** `… as touched(id, at)`: the rows an activity update joins on, one statement for many. */
 function touchedTable(latest: ReadonlyMap<string, number>): SQL {
@@ -259,14 +270,7 @@ export function createSessionStore(db: Database): SessionStore {
       const query = db
         .select({ session: sessions, messageCount })
         .from(sessions)
-        .where(
-          and(
-            isNull(sessions.deletedAt),
-            scope === "active" ? isNull(sessions.archivedAt) : undefined,
-            scope === "archived" ? isNotNull(sessions.archivedAt) : undefined,
-            groupId === undefined ? undefined : eq(sessions.groupId, groupId),
-          ),
-        )
+        .where(listedSessions(scope, groupId))
         .orderBy(desc(sessions.lastActivityAt), desc(sessions.createdAt), asc(sessions.id))
         .$dynamic();
       const rows = await (limit === undefined ? query : query.limit(limit));

@@ -7,7 +7,7 @@ import { mapFirst, toDate, toMs, toMsOrNull } from "./rows";
 
 type TaskRow = typeof tasks.$inferSelect;
 
-function toTask(row: TaskRow): TaskRecord {
+export function toTask(row: TaskRow): TaskRecord {
   return {
     id: row.id,
     sessionId: row.sessionId,
