@@ -3,7 +3,7 @@ import { FakeClock } from "@oar/core/testing";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { describe, expect, it } from "vitest";
-import { keepAliveResponse } from "../src/http/keep-alive-json";
+import { keepAliveResponse, PLAIN_BODY_WITHIN_MS } from "../src/http/keep-alive-json";
 
 const INTERVAL_MS = 25_000;
 
@@ -29,8 +29,12 @@ describe("a held call's response (DESIGN §4)", () => {
     const clock = new FakeClock();
     let answer: (value: unknown) => void = () => {};
     const app = heldCall(() => new Promise((resolve) => (answer = resolve)), clock, recordingLogger());
-    const reader = (await app.request("/tool", { method: "POST" })).body?.getReader();
-    clock.advance(INTERVAL_MS);
+    const response = app.request("/tool", { method: "POST" });
+    // Not answered within PLAIN_BODY_WITHIN_MS: its body starts then, and its first space comes an
+    // interval after the call began.
+    await clock.advanceAsync(PLAIN_BODY_WITHIN_MS);
+    const reader = (await response).body?.getReader();
+    clock.advance(INTERVAL_MS - PLAIN_BODY_WITHIN_MS);
     clock.advance(INTERVAL_MS);
     answer({ ok: true, status: "done" });
     const chunks: string[] = [];
@@ -51,7 +55,9 @@ describe("a held call's response (DESIGN §4)", () => {
       clock,
       recordingLogger(),
     );
-    const reader = (await app.request("/tool", { method: "POST" })).body?.getReader();
+    const response = app.request("/tool", { method: "POST" });
+    await clock.advanceAsync(PLAIN_BODY_WITHIN_MS);
+    const reader = (await response).body?.getReader();
     expect(signal?.aborted).toBe(false);
     await reader?.cancel();
     expect(signal?.aborted).toBe(true);
@@ -70,10 +76,24 @@ describe("a held call's response (DESIGN §4)", () => {
       recordingLogger(),
     );
     const connection = new AbortController();
-    await app.request("/tool", { method: "POST", signal: connection.signal });
+    void app.request("/tool", { method: "POST", signal: connection.signal });
+    await Promise.resolve();
     expect(signal?.aborted).toBe(false);
     connection.abort();
     expect(signal?.aborted).toBe(true);
+  });
+
+  it("a call answered within PLAIN_BODY_WITHIN_MS goes out as a plain body, and leaves no timer", async () => {
+    const clock = new FakeClock();
+    let answer: (value: unknown) => void = () => {};
+    const app = heldCall(() => new Promise((resolve) => (answer = resolve)), clock, recordingLogger());
+    const response = app.request("/tool", { method: "POST" });
+    await clock.advanceAsync(PLAIN_BODY_WITHIN_MS - 1);
+    answer({ ok: true, status: "done" });
+    const body = await response;
+    expect(await body.text()).toBe('{"ok":true,"status":"done"}');
+    expect(body.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(clock.pendingTimers()).toBe(0);
   });
 
   it("answers a failed call with the INTERNAL envelope naming the request, and logs the failure", async () => {

@@ -5,6 +5,12 @@ import { internalEnvelope } from "./errors";
 
 /** DESIGN §4: a space at least every 25 s keeps a long wait alive through idle timeouts. */
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
+/**
+ * A call answered within this goes out as a plain JSON body, without a stream: most calls
+ * (reads, lists, sends that do not wait) answer in milliseconds, and a streamed body cost a third
+ * of a read_session's time on the relay (issue 29). A longer call starts its stream then.
+ */
+export const PLAIN_BODY_WITHIN_MS = 250;
 
 const encoder = new TextEncoder();
 // JSON whitespace: any parser reads the body unchanged. Never written to, so one copy serves all.
@@ -29,6 +35,8 @@ class KeepAliveBody implements UnderlyingSource<Uint8Array> {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private timer: TimerId | undefined;
   private open = true;
+  /** The first space comes an interval after the call began, whatever it waited before its stream. */
+  private firstSpaceMs: number | undefined;
   private readonly tick = this.writeSpace.bind(this);
   private readonly deliver = this.write.bind(this);
   private readonly fail = this.writeFailure.bind(this);
@@ -41,10 +49,33 @@ class KeepAliveBody implements UnderlyingSource<Uint8Array> {
 
   start(controller: ReadableStreamDefaultController<Uint8Array>): void {
     this.controller = controller;
-    this.timer = this.clock.setTimeout(this.tick, this.intervalMs);
+    this.timer = this.clock.setTimeout(this.tick, this.firstSpaceMs ?? this.intervalMs);
   }
 
-  /** Called once the stream exists; a result that settles at once goes out as a plain body. */
+  /**
+   * The call's JSON when `result` settles within `graceMs` (a failure logged and answered with
+   * the INTERNAL envelope), else undefined: the call goes on behind a stream.
+   */
+  settledWithin(result: Promise<unknown>, graceMs: number): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(() => {
+        this.firstSpaceMs = Math.max(0, this.intervalMs - graceMs);
+        resolve(undefined);
+      }, graceMs);
+      result.then(
+        (body) => {
+          this.clock.clearTimeout(timer);
+          resolve(JSON.stringify(body));
+        },
+        (cause) => {
+          this.clock.clearTimeout(timer);
+          resolve(JSON.stringify(this.failed(cause)));
+        },
+      );
+    });
+  }
+
+  /** Called once the stream exists. */
   follow(result: Promise<unknown>): void {
     result.then(this.deliver, this.fail);
   }
@@ -74,9 +105,13 @@ class KeepAliveBody implements UnderlyingSource<Uint8Array> {
   }
 
   private writeFailure(cause: unknown): void {
+    this.write(this.failed(cause));
+  }
+
+  private failed(cause: unknown): unknown {
     const { logger, requestId, log } = this.failure;
     logger.error("relay_tool call failed", { requestId, ...log, error: cause });
-    this.write(internalEnvelope(requestId));
+    return internalEnvelope(requestId);
   }
 
   private stop(): void {
@@ -90,10 +125,11 @@ class KeepAliveBody implements UnderlyingSource<Uint8Array> {
 
 /**
  * A call's result as the HTTP 200 response of /v1/tool and /v1/peer/tool: `run` gets a signal
- * aborted when the client goes away, the body starts at once and stays alive while it waits, and
- * a failure is logged and answered with the INTERNAL envelope.
+ * aborted when the client goes away; a result within PLAIN_BODY_WITHIN_MS goes out as a plain
+ * body, a longer call's body starts then and stays alive while it waits, and a failure is logged
+ * and answered with the INTERNAL envelope.
  */
-export function keepAliveResponse(
+export async function keepAliveResponse(
   c: Context,
   options: {
     readonly run: (signal: AbortSignal) => Promise<unknown>;
@@ -103,7 +139,7 @@ export function keepAliveResponse(
     /** What the log line says of the call besides its request id. */
     readonly log: Readonly<Record<string, unknown>>;
   },
-): Response {
+): Promise<Response> {
   const body = new KeepAliveBody(options.clock, options.intervalMs, {
     logger: options.logger,
     requestId: c.get("requestId"),
@@ -111,7 +147,12 @@ export function keepAliveResponse(
   });
   c.req.raw.signal.addEventListener("abort", body, { once: true });
   const result = options.run(body.client.signal);
+  const json = await body.settledWithin(result, Math.min(options.intervalMs, PLAIN_BODY_WITHIN_MS));
+  const headers = { "Content-Type": "application/json; charset=utf-8" };
+  if (json !== undefined) {
+    return c.body(json, 200, headers);
+  }
   const stream = new ReadableStream<Uint8Array>(body);
   body.follow(result);
-  return c.body(stream, 200, { "Content-Type": "application/json; charset=utf-8" });
+  return c.body(stream, 200, headers);
 }
