@@ -1,7 +1,6 @@
 import { FakeClock } from "@oar/core/testing";
-import { TOOL_CALL_WINDOW_MS } from "@oar/engine";
+import { type OwnerSessionDetail, TOOL_CALL_WINDOW_MS } from "@oar/engine";
 import { newMessage } from "@oar/engine/testing";
-import type { OwnerSessionDetail } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { createTestRelay } from "./harness";
 import { TEST_POSTGRES_URL, useScratchPostgres } from "./support/postgres";

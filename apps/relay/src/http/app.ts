@@ -2,13 +2,13 @@ import { type Clock, type IdGenerator, type Logger, silentLogger } from "@oar/co
 import type { Engine } from "@oar/engine";
 import type { Healthz, HealthzUnavailable } from "@oar/schema";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { type ConsoleAsset, loadConsoleAssets } from "../console-assets";
 import { errorResponse, handleError } from "./errors";
 import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
 import { agentAuth, ownerAuth, peerAuth } from "./middleware/bearer-auth";
 import { refuseNulInUrl } from "./middleware/refuse-nul-in-url";
 import { relayRequestId } from "./middleware/request-id";
+import { limitBody } from "./node-request";
 import { OpenStreams } from "./owner-event-stream";
 import { agentToolRoutes } from "./routes/agent-tool";
 import { consoleRoutes } from "./routes/console";
@@ -79,11 +79,9 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   const keepAliveMs = surfaces.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   app.use(relayRequestId(ids));
   app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        errorResponse(c, "REMOTE_RELAY_INVALID_INPUT", `The request body is over ${MAX_BODY_BYTES} bytes.`),
-    }),
+    limitBody(MAX_BODY_BYTES, (c) =>
+      errorResponse(c, "REMOTE_RELAY_INVALID_INPUT", `The request body is over ${MAX_BODY_BYTES} bytes.`),
+    ),
   );
   app.use(refuseNulInUrl());
 

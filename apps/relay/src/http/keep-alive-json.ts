@@ -2,6 +2,7 @@ import type { ReadableStreamDefaultController, UnderlyingSource } from "node:str
 import type { Clock, Logger, TimerId } from "@oar/core";
 import type { Context } from "hono";
 import { internalEnvelope } from "./errors";
+import { onClientGone } from "./node-request";
 
 /** DESIGN §4: a space at least every 25 s keeps a long wait alive through idle timeouts. */
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
@@ -145,7 +146,7 @@ export async function keepAliveResponse(
     requestId: c.get("requestId"),
     log: options.log,
   });
-  c.req.raw.signal.addEventListener("abort", body, { once: true });
+  onClientGone(c, body);
   const result = options.run(body.client.signal);
   const json = await body.settledWithin(result, Math.min(options.intervalMs, PLAIN_BODY_WITHIN_MS));
   const headers = { "Content-Type": "application/json; charset=utf-8" };

@@ -1,6 +1,7 @@
 import { RelayError } from "@oar/core";
 import type { Context } from "hono";
 import type { z } from "zod";
+import { nodeBodyText } from "./node-request";
 
 function fieldOf(path: readonly PropertyKey[]): string {
   return path.length === 0
@@ -28,7 +29,8 @@ export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
  * body that is not there (an owner POST whose fields are all optional may send none).
  */
 export async function readJson(c: Context, options: { readonly empty?: unknown } = {}): Promise<unknown> {
-  const text = await c.req.text();
+  const node = c.get("nodeRequest");
+  const text = node === undefined ? await c.req.text() : await nodeBodyText(node.incoming);
   if (text.trim() === "" && options.empty !== undefined) {
     return options.empty;
   }
