@@ -27,7 +27,10 @@ export interface SessionReadStore {
     readonly last: number;
     readonly tasksEndedSince: number;
   }): Promise<SessionRead | null>;
-  /** list_sessions' data: the sessions in `scope` (SessionStore.listSessions), and their tasks that run or ended at `tasksEndedSince` or later. */
+  /**
+   * list_sessions' data: the sessions in `scope` (SessionStore.listSessions), and their tasks that
+   * run or ended at `tasksEndedSince` or later, oldest first (by start, then id).
+   */
   listSessions(input: { readonly scope: SessionScope; readonly tasksEndedSince: number }): Promise<{
     readonly sessions: SessionListItem[];
     readonly tasks: TaskRecord[];

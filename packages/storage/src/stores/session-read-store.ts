@@ -1,5 +1,5 @@
 import type { SessionReadStore } from "@oar/engine";
-import { sql } from "drizzle-orm";
+import { asc, desc, sql } from "drizzle-orm";
 import type { Database } from "../database";
 import { messages, questions, sessions, tasks } from "../tables";
 import { toInboxRecord } from "./question-store";
@@ -12,9 +12,9 @@ const taskShown = (since: number) =>
   sql`(${tasks.endedAt} is null or ${tasks.endedAt} >= ${instantParam(since)})`;
 
 /**
- * The most frequent reads in one statement each: every part is a subquery aggregated to JSON, so a
- * read_session costs one round trip and one plan where the ports' own reads cost four. The rows
- * are decoded by their tables' own column types, and ordered as the ports order them.
+ * The most frequent reads in one statement each, where the ports' own reads cost four (read) or two
+ * (list): the parts are subqueries aggregated to JSON, decoded by their tables' own column types
+ * and ordered as the ports order them.
  */
 export function createSessionReadStore(db: Database): SessionReadStore {
   return {
@@ -47,29 +47,25 @@ export function createSessionReadStore(db: Database): SessionReadStore {
     },
 
     async listSessions({ scope, tasksEndedSince }) {
-      const [row] = await rawRows<Record<string, unknown>>(
-        db,
-        sql`with listed as (
-            select ${sessions}.*,
-              (select count(*)::int from ${messages} where ${messages.sessionId} = ${sessions.id}) as message_count
-            from ${sessions} where ${listedSessions(scope)})
-          select
-            (select json_agg(l order by l.last_activity_at desc, l.created_at desc, l.id) from listed l) as sessions,
-            (select json_agg(t order by t.started_at, t.id) from (
-              select * from ${tasks}
-              where ${tasks.sessionId} in (select id from listed) and ${taskShown(tasksEndedSince)}) t
-            ) as tasks`,
-      );
-      const listed = (typeof row?.sessions === "string" ? JSON.parse(row.sessions) : row?.sessions) as
-        | { message_count: number }[]
-        | null;
-      const counts = (listed ?? []).map((one) => one.message_count);
+      // The sessions come as rows (their columns decoded by the driver), each with its tasks as
+      // JSON: one statement, without a 100-row JSON document to build and parse. The subqueries
+      // name the outer table in full: drizzle leaves a single-table select's columns unqualified.
+      const shown = sql`(t.ended_at is null or t.ended_at >= ${instantParam(tasksEndedSince)})`;
+      const rows = await db
+        .select({
+          session: sessions,
+          messageCount: sql<number>`(select count(*)::int from "messages" m where m.session_id = "sessions"."id")`,
+          tasks: sql<unknown>`(select json_agg(t order by t.started_at, t.id) from "tasks" t
+            where t.session_id = "sessions"."id" and ${shown})`,
+        })
+        .from(sessions)
+        .where(listedSessions(scope))
+        .orderBy(desc(sessions.lastActivityAt), desc(sessions.createdAt), asc(sessions.id));
       return {
-        sessions: fromJsonRows(sessions, listed).map((one, n) => ({
-          ...toSessionRecord(one),
-          messageCount: counts[n] ?? 0,
-        })),
-        tasks: fromJsonRows(tasks, row?.tasks ?? null).map(toTask),
+        sessions: rows.map((row) => ({ ...toSessionRecord(row.session), messageCount: row.messageCount })),
+        tasks: rows
+          .flatMap((row) => fromJsonRows(tasks, row.tasks).map(toTask))
+          .sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
       };
     },
   };
