@@ -54,7 +54,7 @@ export async function nodeBodyText(incoming: IncomingMessage): Promise<string> {
  * Calls `onGone` when the client goes away before the response is written whole (as
  * @hono/node-server aborts the Web Request's signal); without a Node request, on that signal.
  */
-export function onClientGone(c: Context, onGone: EventListenerObject): void {
+export function onClientGone(c: Context, onGone: { handleEvent(): void }): void {
   const node = c.get("nodeRequest");
   if (node === undefined) {
     c.req.raw.signal.addEventListener("abort", onGone, { once: true });
@@ -62,7 +62,7 @@ export function onClientGone(c: Context, onGone: EventListenerObject): void {
   }
   node.outgoing.once("close", () => {
     if (node.incoming.errored || !node.outgoing.writableFinished) {
-      onGone.handleEvent(new Event("abort"));
+      onGone.handleEvent();
     }
   });
 }

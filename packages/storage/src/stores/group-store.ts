@@ -4,6 +4,7 @@ import { and, asc, count, desc, eq, exists, isNull, or, sql } from "drizzle-orm"
 import type { Database } from "../database";
 import { sessionGroups, sessions } from "../tables";
 import { countWhere, instantParam, mapFirst, toDate, toMs } from "./rows";
+import { liveSession } from "./session-store";
 
 type GroupRow = typeof sessionGroups.$inferSelect;
 
@@ -19,7 +20,6 @@ function toGroupRecord(row: GroupRow): GroupRecord {
 }
 
 const liveGroup = (id: string) => and(eq(sessionGroups.id, id), isNull(sessionGroups.dissolvedAt));
-const liveSession = (id: string) => and(eq(sessions.id, id), isNull(sessions.deletedAt));
 const NO_CHANGE: MembershipChange = { previousGroupId: null, previousGroupDeleted: false };
 
 /** Deletes (dissolves) the group if an agent created it and no non-deleted session is left in it. */
