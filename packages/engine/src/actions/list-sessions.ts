@@ -17,10 +17,20 @@ export async function listSessions(
     taskViewContext(ctx.deps, ctx.runtime),
   ]);
   const tasks = groupBy(listed, (task) => task.sessionId);
-  const entries = await Promise.all(
-    sessions.map((session) =>
-      sessionListEntry(ctx, session, namer, { records: tasks.get(session.id) ?? [], view }),
+  // Only grouped sessions wait for their group's name; the rest are built at once (a hundred
+  // sessions were a hundred promises per call).
+  const groups = new Map(
+    await Promise.all(
+      sessions
+        .filter((session) => session.group !== null)
+        .map(async (session) => [session.id, await namer.ref(session)] as const),
     ),
+  );
+  const entries = sessions.map((session) =>
+    sessionListEntry(ctx, session, groups.get(session.id) ?? null, {
+      records: tasks.get(session.id) ?? [],
+      view,
+    }),
   );
   return {
     details: `${plural(entries.length, "session")} (${call.scope})`,

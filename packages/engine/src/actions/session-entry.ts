@@ -1,20 +1,18 @@
 import { toIso } from "@oar/core";
-import type { SessionListEntry } from "@oar/schema";
+import type { GroupRef, SessionListEntry } from "@oar/schema";
 import type { SessionListItem } from "../ports/session-store";
 import type { TaskRecord } from "../ports/task-store";
 import { type TaskViewContext, taskSummary } from "../tasks/task-views";
 import type { ActionContext } from "./context";
-import type { GroupNamer } from "./groups";
 import { sessionState } from "./sessions";
 
 /** A session as list_sessions shows it (DESIGN GAP-06, R-LSES-01 … R-LSES-07). */
-export async function sessionListEntry(
+export function sessionListEntry(
   ctx: ActionContext,
   session: SessionListItem,
-  namer: GroupNamer,
+  group: GroupRef | null,
   tasks: { readonly records: readonly TaskRecord[]; readonly view: TaskViewContext },
-): Promise<SessionListEntry> {
-  const group = await namer.ref(session);
+): SessionListEntry {
   return {
     id: session.id,
     title: session.title,
