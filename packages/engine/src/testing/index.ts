@@ -7,7 +7,7 @@ export {
   withFailingMethod,
   withReplacedMethod,
 } from "./failing-stores";
-export { newMessage, newSession, newTurn } from "./fixtures";
+export { newMessage, newSession, newTask, newTurn } from "./fixtures";
 export { type GroupStoreFixture, runGroupStoreContract } from "./group-store-contract";
 export { runLeaseStoreContract } from "./lease-store-contract";
 export { createMemoryEngineStores } from "./memory-engine-stores";

@@ -2,8 +2,7 @@ import { type ContractFixture, type ContractSetup, T0, useContractFixture } from
 import { describe, expect, it } from "vitest";
 import type { EngineStores } from "../ports/engine-stores";
 import type { NewInboxQuestion } from "../ports/question-store";
-import type { NewTask } from "../ports/task-store";
-import { newMessage, newSession } from "./fixtures";
+import { newMessage, newSession, newTask } from "./fixtures";
 
 function inboxQuestion(
   id: string,
@@ -21,23 +20,6 @@ function inboxQuestion(
     detail: null,
     provenance: null,
     createdAt: T0,
-    ...overrides,
-  };
-}
-
-function task(id: string, sessionId: string, overrides: Partial<NewTask> = {}): NewTask {
-  return {
-    id,
-    sessionId,
-    turnId: "trn_1",
-    kind: "shell",
-    name: id,
-    description: `npm test (${id})`,
-    command: "npm test",
-    outputPath: `/data/tasks/${id}.log`,
-    runner: null,
-    pid: null,
-    startedAt: T0,
     ...overrides,
   };
 }
@@ -75,10 +57,10 @@ export function runSessionReadStoreContract(setup: ContractSetup<ContractFixture
         at: T0 + 32,
       });
       await s.questions.createInboxQuestion(inboxQuestion("ask_other", "ses_2"));
-      await s.tasks.insertTask(task("tsk_running", "ses_1", { startedAt: T0 + 40 }));
-      await s.tasks.insertTask(task("tsk_recent", "ses_1", { startedAt: T0 + 41 }));
-      await s.tasks.insertTask(task("tsk_long_ago", "ses_1", { startedAt: T0 + 42 }));
-      await s.tasks.insertTask(task("tsk_2", "ses_2", { startedAt: T0 + 43 }));
+      await s.tasks.insertTask(newTask("tsk_running", "ses_1", { startedAt: T0 + 40 }));
+      await s.tasks.insertTask(newTask("tsk_recent", "ses_1", { startedAt: T0 + 41 }));
+      await s.tasks.insertTask(newTask("tsk_long_ago", "ses_1", { startedAt: T0 + 42 }));
+      await s.tasks.insertTask(newTask("tsk_2", "ses_2", { startedAt: T0 + 43 }));
       await s.tasks.endTask({ id: "tsk_recent", status: "finished", exitCode: 0, endedAt: T0 + 1_000 });
       await s.tasks.endTask({ id: "tsk_long_ago", status: "failed", exitCode: 1, endedAt: T0 + 100 });
       await s.sessions.archiveSession({ id: "ses_old", at: T0 + 50 });

@@ -2,27 +2,14 @@ import { type ContractFixture, type ContractSetup, T0, useContractFixture } from
 import { describe, expect, it } from "vitest";
 import type { SessionStore } from "../ports/session-store";
 import type { NewTask, TaskStore } from "../ports/task-store";
-import { newSession } from "./fixtures";
+import { newSession, newTask } from "./fixtures";
 
 export interface TaskStoreFixture extends ContractFixture<TaskStore> {
   readonly sessions: SessionStore;
 }
 
 function task(id: string, overrides: Partial<NewTask> = {}): NewTask {
-  return {
-    id,
-    sessionId: "ses_1",
-    turnId: "trn_1",
-    kind: "shell",
-    name: id,
-    description: `npm test (${id})`,
-    command: "npm test",
-    outputPath: `/data/tasks/${id}.log`,
-    runner: "relay-a",
-    pid: 4242,
-    startedAt: T0,
-    ...overrides,
-  };
+  return newTask(id, "ses_1", { runner: "relay-a", pid: 4242, ...overrides });
 }
 
 /** The behaviour every TaskStore must have (§13; DESIGN §3: a task's row outlives its process). */

@@ -20,6 +20,18 @@ function recordingLogger(): Logger & { readonly errors: { message: string; field
   };
 }
 
+/** A harness whose tool-call store tells the size of each insert it is given. */
+async function harnessCountingBatches() {
+  const h = await createHarness();
+  const batches: number[] = [];
+  const record = h.stores.toolCalls.recordToolCalls.bind(h.stores.toolCalls);
+  h.stores.toolCalls.recordToolCalls = async (calls) => {
+    batches.push(calls.length);
+    await record(calls);
+  };
+  return { h, batches };
+}
+
 describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)", () => {
   it("R-UI-02: an ok call is kept with its action, the relay it named, the session and the result's summary", async () => {
     const h = await createHarness();
@@ -160,13 +172,7 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
   });
 
   it("calls made together are written in one batch, and the call does not wait for its line", async () => {
-    const h = await createHarness();
-    const batches: number[] = [];
-    const record = h.stores.toolCalls.recordToolCalls.bind(h.stores.toolCalls);
-    h.stores.toolCalls.recordToolCalls = async (calls) => {
-      batches.push(calls.length);
-      await record(calls);
-    };
+    const { h, batches } = await harnessCountingBatches();
     await Promise.all(Array.from({ length: 5 }, () => h.call({ action: "relay_info", relay: "this" })));
     const { toolCalls } = await h.engine.owner.getSession(h.caller.id);
     expect(toolCalls.map((call) => call.action)).toEqual(Array(5).fill("relay_info"));
@@ -175,13 +181,7 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
   });
 
   it("the lines of a window share one insert, written at the window's end, or at once past 200 (issue 29)", async () => {
-    const h = await createHarness();
-    const batches: number[] = [];
-    const record = h.stores.toolCalls.recordToolCalls.bind(h.stores.toolCalls);
-    h.stores.toolCalls.recordToolCalls = async (calls) => {
-      batches.push(calls.length);
-      await record(calls);
-    };
+    const { h, batches } = await harnessCountingBatches();
     for (let n = 0; n < 10; n++) {
       await h.call({ action: "relay_info", relay: "this" });
     }
