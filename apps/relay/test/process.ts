@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { expect } from "vitest";
+import { OWNER_TOKEN } from "./harness";
 
 const appDir = join(import.meta.dirname, "..");
 
@@ -56,6 +58,17 @@ export async function ownerCall<T = Record<string, unknown>>(
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
   });
   return { status: response.status, body: (await response.json()) as T };
+}
+
+/** An owner API call (the owner token) that must answer 200; its JSON. */
+export async function ownerOk<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await ownerCall<T>(base, OWNER_TOKEN, {
+    method,
+    path,
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+  return answer.body;
 }
 
 /** Kills a relay a failed test left running, so no process outlives its test. */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, OWNER_TOKEN } from "./harness";
-import { ownerCall, type RelayProcess, spawnRelay, stopIfRunning } from "./process";
+import { ownerOk, type RelayProcess, spawnRelay, stopIfRunning } from "./process";
 import type { SessionView, TaskView } from "./support/served-relay";
 import { connectEvents, SseReader } from "./support/sse";
 import { liveGroupMembers } from "./support/tasks";
@@ -51,15 +51,7 @@ describe("background tasks across the relay's end (DESIGN §3, §8; real relay p
       processes.push(relay);
       return { relay, base: await relay.listening };
     };
-    const owner = async <T>(base: string, method: string, path: string, body?: unknown) => {
-      const answer = await ownerCall<T>(base, OWNER_TOKEN, {
-        method,
-        path,
-        ...(body === undefined ? {} : { body }),
-      });
-      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
-      return answer.body;
-    };
+    const owner = ownerOk;
     /** A session whose turn starts LONG_TASK; the task and its process group, once it runs. */
     const startLongTask = async (base: string) => {
       const { id } = await owner<SessionView>(base, "POST", "/v1/owner/sessions", {

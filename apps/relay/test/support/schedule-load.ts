@@ -1,20 +1,11 @@
 import { expect } from "vitest";
-import { OWNER_TOKEN } from "../harness";
-import { ownerCall } from "../process";
+import { ownerOk } from "../process";
 
 const SESSIONS = 5;
 const PER_SESSION = 20;
 export const SCHEDULED = SESSIONS * PER_SESSION;
 
-async function owner<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await ownerCall<T>(base, OWNER_TOKEN, {
-    method,
-    path,
-    ...(body === undefined ? {} : { body }),
-  });
-  expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
-  return answer.body;
-}
+const owner = ownerOk;
 
 /** The schedules a load made: their ids, in the sessions they fire in. */
 export interface ScheduleLoad {
