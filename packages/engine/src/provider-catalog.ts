@@ -54,7 +54,7 @@ export function createProviderCatalog(options: {
           }
         }
         return [
-          `providers.${id}: no provider of this relay takes settings under "${id}"; a command provider needs "command" and "models", and "claude-api" takes "apiKey" and "monthlyCapUsd".`,
+          `providers.${id}: no provider of this relay takes settings under "${id}"; a command provider needs "command" and "models", an ACP agent needs "acp", and "claude-api" takes "apiKey" and "monthlyCapUsd".`,
         ];
       });
       if (problems.length > 0) {

@@ -64,7 +64,14 @@ function chooseModel(
     (listed && inherited !== null ? inherited : (defaultModel(provider) ?? inherited ?? UNLISTED_MODEL));
   return {
     model,
-    ...checkModel({ provider, model, relayName: ctx.deps.relay.name, nothing: NOTHING_CREATED }),
+    ...checkModel({
+      provider,
+      model,
+      relayName: ctx.deps.relay.name,
+      providers: ctx.deps.providers,
+      creates: true,
+      nothing: NOTHING_CREATED,
+    }),
   };
 }
 

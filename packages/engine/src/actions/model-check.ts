@@ -1,5 +1,6 @@
-import type { ProviderInfo } from "../ports/provider";
+import type { Provider, ProviderInfo } from "../ports/provider";
 import { editDistance } from "./edit-distance";
+import { type ForeignModel, foreignModel } from "./foreign-model";
 import { refuse } from "./refusal";
 
 const MAX_SUGGESTIONS = 3;
@@ -24,19 +25,54 @@ export function suggestModels(info: ProviderInfo, model: string, valid: readonly
   return ordered.slice(0, MAX_SUGGESTIONS);
 }
 
-/**
- * Checks `model` against the provider's list (R-MDL-01): unknown → REMOTE_RELAY_UNKNOWN_MODEL with
- * `suggestions` and `models` (R-MDL-02, R-MDL-03). Without a list the model passes unchecked and
- * the returned `modelNote` says so (R-MDL-09).
- */
-export function checkModel(input: {
+interface ModelCheck {
   readonly provider: ProviderInfo;
   readonly model: string;
   readonly relayName: string;
+  /** The relay's providers: a dotted-id provider names the one whose id it was given (R-MDL-06). */
+  readonly providers: readonly Pick<Provider, "info">[];
+  /** A new session is being made: another family's id gets that family's code (R-MDL-06). */
+  readonly creates?: boolean;
   /** The closing sentence: `Nothing was sent.`, `Nothing was created.`, `Nothing was changed.` */
   readonly nothing: string;
-}): { readonly modelNote?: string } {
-  const { provider, model, relayName, nothing } = input;
+}
+
+/**
+ * R-MDL-06/07: a dotted-id provider (Copilot) refuses another provider's id, naming that
+ * provider, and stays the provider: the agent picks the closest match or, creating, the other
+ * provider. The outer code stays REMOTE_RELAY_UNKNOWN_MODEL (the id is not in this list, R-MDL-02);
+ * the relay's own code travels in `remoteCode` (R-ERR-02).
+ */
+function refuseForeign(
+  check: ModelCheck,
+  foreign: ForeignModel,
+  details: { readonly suggestions: string[]; readonly models: string[] },
+): never {
+  const { provider, model, relayName, nothing } = check;
+  const { label } = provider;
+  const dots = dotted(model) === model ? "" : `; ${label}'s ids use dots`;
+  const [closest] = details.suggestions;
+  const hint = closest === undefined ? "" : ` Did you mean '${closest}'?`;
+  const startWith = foreign.startWith.map((id) => `"${id}"`).join(" or ");
+  const other =
+    check.creates === true && startWith !== ""
+      ? ` To use '${model}', create the session with provider ${startWith}.`
+      : "";
+  refuse(
+    "REMOTE_RELAY_UNKNOWN_MODEL",
+    `Model '${model}' is not available for ${label} on relay "${relayName}": '${model}' is a model of ${foreign.owners}${dots}.${hint} Valid ids: ${details.models.join(", ")}.${other} ${nothing}`,
+    { ...details, remoteCode: foreign.remoteCode },
+  );
+}
+
+/**
+ * Checks `model` against the provider's list (R-MDL-01): unknown → REMOTE_RELAY_UNKNOWN_MODEL with
+ * `suggestions` and `models` (R-MDL-02, R-MDL-03), another provider's id on a dotted-id provider
+ * → the same with a `remoteCode` (R-MDL-06). Without a list the model passes unchecked and the
+ * returned `modelNote` says so (R-MDL-09).
+ */
+export function checkModel(check: ModelCheck): { readonly modelNote?: string } {
+  const { provider, model, relayName, nothing } = check;
   if (provider.models === null) {
     return {
       modelNote: `Relay "${relayName}" has no model list for ${provider.label} yet, so the model '${model}' was not checked.`,
@@ -47,6 +83,13 @@ export function checkModel(input: {
     return {};
   }
   const suggestions = suggestModels(provider, model, valid);
+  const foreign =
+    provider.dottedModelIds === true
+      ? foreignModel({ provider, model, providers: check.providers, creates: check.creates === true })
+      : null;
+  if (foreign !== null) {
+    refuseForeign(check, foreign, { suggestions, models: valid });
+  }
   const hint = suggestions[0] === undefined ? "" : `; did you mean '${suggestions[0]}'?`;
   const closing = hint === "" ? "." : "";
   refuse(

@@ -29,7 +29,9 @@ export async function send(ctx: CallerContext, call: CallOf<"send">): Promise<Ac
   const { provider } = billing;
   const model = call.model ?? (provider === current ? undefined : target.model);
   const { modelNote } =
-    model === undefined ? {} : checkModel({ provider, model, relayName, nothing: NOTHING_SENT });
+    model === undefined
+      ? {}
+      : checkModel({ provider, model, relayName, providers: ctx.deps.providers, nothing: NOTHING_SENT });
   if (call.effort !== undefined) {
     checkEffort({ provider, effort: call.effort, nothing: NOTHING_SENT });
   }

@@ -214,7 +214,13 @@ export async function updateSession(
   const { modelNote } =
     call.model === undefined
       ? {}
-      : checkModel({ provider, model: call.model, relayName, nothing: NOTHING_CHANGED });
+      : checkModel({
+          provider,
+          model: call.model,
+          relayName,
+          providers: ctx.deps.providers,
+          nothing: NOTHING_CHANGED,
+        });
   if (call.effort !== undefined) {
     checkEffort({ provider, effort: call.effort, nothing: NOTHING_CHANGED });
   }

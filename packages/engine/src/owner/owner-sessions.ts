@@ -61,6 +61,8 @@ export async function createOwnerSession(
       provider: provider.info,
       model: body.model,
       relayName: deps.relay.name,
+      providers: deps.providers,
+      creates: true,
       nothing: "Nothing was created.",
     });
   }
@@ -199,7 +201,13 @@ export async function patchOwnerSession(
     const provider = providerOf(ctx, session);
     const nothing = "Nothing was changed.";
     if (body.model !== undefined) {
-      checkModel({ provider: provider.info, model: body.model, relayName: deps.relay.name, nothing });
+      checkModel({
+        provider: provider.info,
+        model: body.model,
+        relayName: deps.relay.name,
+        providers: deps.providers,
+        nothing,
+      });
       patch.model = body.model;
     }
     if (body.effort !== undefined) {

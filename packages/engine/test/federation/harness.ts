@@ -6,6 +6,7 @@ import { createEngine } from "../../src/create-engine";
 import type { Engine } from "../../src/engine";
 import type { EngineStores } from "../../src/ports/engine-stores";
 import type { PeerLink } from "../../src/ports/peer-link";
+import type { Provider } from "../../src/ports/provider";
 import type { SessionRecord } from "../../src/ports/session-store";
 import type { ToolResult } from "../../src/ports/tool-result";
 import { createTestProvider, openTestStores, type TestProvider } from "../../src/testing";
@@ -66,7 +67,11 @@ function taggedIds(tag: string): IdGenerator {
  */
 export async function createFederation(
   names: readonly string[] = ["desk", "build-box"],
-  options: { readonly urls?: Readonly<Record<string, string>> } = {},
+  options: {
+    readonly urls?: Readonly<Record<string, string>>;
+    /** Providers a relay has after the test provider, by relay name. */
+    readonly providers?: Readonly<Record<string, readonly Provider[]>>;
+  } = {},
 ): Promise<Federation> {
   const clock = testClock();
   const relays: Record<string, FedRelay> = {};
@@ -126,7 +131,7 @@ export async function createFederation(
     const ids = taggedIds(String.fromCharCode(97 + index));
     const engine = createEngine({
       stores,
-      providers: [provider],
+      providers: [provider, ...(options.providers?.[name] ?? [])],
       clock,
       ids,
       relay: { name, version: "0.9.19", platform: "linux-x64" },
