@@ -8,7 +8,7 @@ const USAGE = `Usage: oar-relay start
 
   start   start the relay (configuration from RELAY_HOST, RELAY_PORT, RELAY_NAME,
           RELAY_OWNER_TOKEN, RELAY_DATA_DIR, DATABASE_URL, RELAY_ALLOWED_ROOTS,
-          RELAY_CLAUDE_BIN)`;
+          RELAY_CLAUDE_BIN, RELAY_COPILOT_BIN)`;
 
 async function start(): Promise<void> {
   const config = loadConfig();

@@ -2,8 +2,10 @@ import { join } from "node:path";
 import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClock } from "@oar/core";
 import { createEngine, type Engine, type Provider } from "@oar/engine";
 import {
+  acpProviderSource,
   claudeProviderSource,
   commandProviderSource,
+  copilotProviderSource,
   createExternalProvider,
   createScriptProvider,
 } from "@oar/providers";
@@ -84,6 +86,11 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
         env: childEnv,
         ...(config.claudeBin === undefined ? {} : { bin: config.claudeBin }),
       }),
+      copilotProviderSource({
+        env: childEnv,
+        ...(config.copilotBin === undefined ? {} : { bin: config.copilotBin }),
+      }),
+      acpProviderSource({ env: childEnv }),
     ],
     relayUrl: () => relayUrl,
     childEnv,

@@ -30,6 +30,8 @@ export const RelayConfigSchema = z.object({
   allowedRoots: z.array(allowedRoot).min(1),
   /** The `claude` CLI of the Claude Code providers; absent, it is looked for on PATH (DESIGN §4). */
   claudeBin: z.string().min(1).optional(),
+  /** The `copilot` CLI of the Copilot provider; absent, it is looked for on PATH (DESIGN §4). */
+  copilotBin: z.string().min(1).optional(),
 });
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
@@ -43,6 +45,7 @@ const ENV_NAMES: Record<keyof RelayConfig, string> = {
   databaseUrl: "DATABASE_URL",
   allowedRoots: "RELAY_ALLOWED_ROOTS",
   claudeBin: "RELAY_CLAUDE_BIN",
+  copilotBin: "RELAY_COPILOT_BIN",
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -73,6 +76,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     // Separated by ':' like PATH.
     allowedRoots: read("allowedRoots")?.split(":") ?? defaultAllowedRoots(),
     claudeBin: read("claudeBin"),
+    copilotBin: read("copilotBin"),
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {

@@ -1,3 +1,9 @@
+export {
+  type AcpAgentDefinition,
+  isAcpEntry,
+  parseAcpDefinition,
+} from "./acp/acp-definition";
+export { type AcpSourceOptions, acpProviderSource, DEFAULT_CANCEL_GRACE_MS } from "./acp/acp-source";
 export { findClaudeBinary } from "./claude/claude-binary";
 export { PERMISSION_MODE_OF, RELAY_MCP_TOOL } from "./claude/claude-invocation";
 export { CLAUDE_EFFORTS, CLAUDE_MODELS, CLAUDE_PROVIDER_INFO } from "./claude/claude-models";
@@ -20,6 +26,18 @@ export {
   RESERVED_PROVIDER_IDS,
 } from "./command/definition";
 export { COMMAND_PLACEHOLDERS } from "./command/placeholders";
+export {
+  COPILOT_EFFORTS,
+  COPILOT_MODEL_IDS,
+  COPILOT_PROVIDER_ID,
+  copilotModels,
+} from "./copilot/copilot-models";
+export {
+  COPILOT_LABEL,
+  type CopilotSourceOptions,
+  copilotNotFoundMessage,
+  copilotProviderSource,
+} from "./copilot/copilot-source";
 export { createExternalProvider, EXTERNAL_PROVIDER_INFO } from "./external/external-provider";
 export { MAX_SCRIPT_SLEEP_MS, parseScript, type ScriptPlan, type ScriptStep } from "./script/directives";
 export {

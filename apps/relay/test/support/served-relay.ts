@@ -62,6 +62,8 @@ export async function serveRelay(options: {
   readonly allowedRoots: readonly string[];
   readonly databaseUrl?: string;
   readonly name?: string;
+  /** More of the relay's environment (RELAY_COPILOT_BIN…). */
+  readonly env?: Readonly<Record<string, string>>;
   readonly overrides?: RelayOverrides;
 }): Promise<ServedRelay> {
   const config = loadConfig({
@@ -70,6 +72,7 @@ export async function serveRelay(options: {
     RELAY_DATA_DIR: options.dataDir,
     RELAY_ALLOWED_ROOTS: options.allowedRoots.join(":"),
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...options.env,
   });
   const relay = await createRelay(config, { logger: silentLogger, ...options.overrides });
   const server = serve({ fetch: relay.app.fetch, hostname: "127.0.0.1", port: 0 });

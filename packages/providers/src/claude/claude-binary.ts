@@ -33,8 +33,17 @@ export function resolveClaudeBinary(
   bin: string | null | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): string | null {
+  return resolveProgram("claude", bin, env);
+}
+
+/** An agent's CLI: an explicit `bin` (a path, or a bare name looked up on PATH), else `name` on PATH. */
+export function resolveProgram(
+  name: string,
+  bin: string | null | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string | null {
   if (bin === undefined || bin === null || bin === "") {
-    return findClaudeBinary(env);
+    return findOnPath(name, env);
   }
   if (!bin.includes("/")) {
     return findOnPath(bin, env);

@@ -1,5 +1,6 @@
 import type { TurnIO } from "@oar/engine";
 import type { Mode } from "@oar/schema";
+import { askUnlessStopped } from "../shared/ask-unless-stopped";
 import type { PermissionDenial } from "./claude-events";
 import {
   ALLOW,
@@ -57,20 +58,6 @@ export async function decideDenials(io: TurnIO, input: DenialsInput): Promise<st
 
 /** The owner's choice; "stopped" when the turn is stopped or the worker closed while the card is open. */
 async function askOrStop(io: TurnIO, text: string, signal: AbortSignal): Promise<boolean | "stopped"> {
-  let onAbort = () => {};
-  const stopped = new Promise<"stopped">((resolve) => {
-    onAbort = () => resolve("stopped");
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const answer = await Promise.race([io.askUser({ text, options: [ALLOW, DENY] }), stopped]);
-    return answer === "stopped" ? answer : isAllowed(answer);
-  } catch (error) {
-    if (signal.aborted || io.signal.aborted) {
-      return "stopped";
-    }
-    throw error;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
+  const answer = await askUnlessStopped(io, { text, options: [ALLOW, DENY] }, signal);
+  return answer === "stopped" ? answer : isAllowed(answer);
 }

@@ -16,7 +16,7 @@ export interface CommandProviderDefinition {
 }
 
 /** Ids of the providers the relay has itself or configures apart: no command provider takes them. */
-export const RESERVED_PROVIDER_IDS = ["script", "external", "claude", "claude-api"] as const;
+export const RESERVED_PROVIDER_IDS = ["script", "external", "claude", "claude-api", "copilot"] as const;
 
 export const COMMAND_DEFINITION_FIELDS = ["command", "models", "efforts", "timeoutSeconds", "label"] as const;
 
@@ -74,7 +74,7 @@ export function parseCommandDefinition(
   });
 }
 
-function idProblems(id: string): string[] {
+export function idProblems(id: string, kind = "command"): string[] {
   if (!PROVIDER_ID_RE.test(id)) {
     return [
       `providers.${id}: a provider id is a lowercase letter followed by at most 39 lowercase letters, digits, "_" or "-"`,
@@ -82,23 +82,26 @@ function idProblems(id: string): string[] {
   }
   if ((RESERVED_PROVIDER_IDS as readonly string[]).includes(id)) {
     return [
-      `providers.${id}: "${id}" is a built-in provider id (${RESERVED_PROVIDER_IDS.join(", ")}); give the command provider another id`,
+      `providers.${id}: "${id}" is a built-in provider id (${RESERVED_PROVIDER_IDS.join(", ")}); give the ${kind} provider another id`,
     ];
   }
   return [];
 }
 
 /** A short, printable account of a bad value for a problem message. */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   const json = JSON.stringify(value) ?? String(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
 
-function isArgument(value: unknown): value is string {
+export function isArgument(value: unknown): value is string {
   return typeof value === "string" && value !== "" && !value.includes("\0");
 }
 
-function readCommand(value: unknown, field: string): Result<CommandProviderDefinition["command"], string[]> {
+export function readCommand(
+  value: unknown,
+  field: string,
+): Result<CommandProviderDefinition["command"], string[]> {
   if (!Array.isArray(value) || value.length === 0) {
     return err([
       `${field}: expected a non-empty list of strings, the program then its arguments, e.g. ["prog", "--model", "{model}"]`,
@@ -166,7 +169,7 @@ function readNames(value: unknown, field: string, rules: NameListRules): Result<
   return problems.length > 0 ? err(problems) : ok([...seen]);
 }
 
-function readModels(value: unknown, field: string): Result<string[], string[]> {
+export function readModels(value: unknown, field: string): Result<string[], string[]> {
   return readNames(value, field, {
     min: 1,
     max: MAX_COMMAND_MODELS,
@@ -176,7 +179,7 @@ function readModels(value: unknown, field: string): Result<string[], string[]> {
   });
 }
 
-function readEfforts(value: unknown, field: string): Result<string[], string[]> {
+export function readEfforts(value: unknown, field: string): Result<string[], string[]> {
   return readNames(value, field, {
     min: 0,
     max: MAX_COMMAND_EFFORTS,
@@ -186,7 +189,7 @@ function readEfforts(value: unknown, field: string): Result<string[], string[]> 
   });
 }
 
-function readTimeoutSeconds(value: unknown, field: string): Result<number, string[]> {
+export function readTimeoutSeconds(value: unknown, field: string): Result<number, string[]> {
   return typeof value === "number" &&
     Number.isInteger(value) &&
     value >= 1 &&
@@ -197,7 +200,7 @@ function readTimeoutSeconds(value: unknown, field: string): Result<number, strin
       ]);
 }
 
-function readLabel(value: unknown, field: string): Result<string, string[]> {
+export function readLabel(value: unknown, field: string): Result<string, string[]> {
   return typeof value === "string" && value.trim() !== "" && value.length <= MAX_COMMAND_LABEL_LENGTH
     ? ok(value)
     : err([

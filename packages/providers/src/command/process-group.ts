@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 
 /** How long a group gets between SIGTERM and SIGKILL, and again to be gone after SIGKILL. */
@@ -6,16 +7,40 @@ export const DEFAULT_KILL_GRACE_MS = 2_000;
 const POLL_MS = 25;
 
 /**
- * Whether any process of the group led by `pgid` still exists. A member that exited but is not
- * yet reaped by its new parent (init) counts until it is, so callers bound their waits.
+ * Whether any process of the group led by `pgid` still runs. A member that exited but is not yet
+ * reaped by its new parent (a zombie left to an init that reaps slowly) does not count on Linux,
+ * where /proc tells; elsewhere it counts until it is reaped, so callers bound their waits.
  */
 export function processGroupExists(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  return process.platform !== "linux" || hasLiveMember(pgid);
+}
+
+/** Linux: whether /proc shows a member of the group that is not a zombie. */
+function hasLiveMember(pgid: number): boolean {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  return names.some((name) => {
+    if (!/^\d+$/.test(name)) {
+      return false;
+    }
+    try {
+      // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return Number(pgrp) === pgid && state !== "Z";
+    } catch {
+      return false;
+    }
+  });
 }
 
 function signalProcessGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -1,12 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Provider, TurnInput, Worker, WorkerSession } from "@oar/engine";
 import { onTestFinished } from "vitest";
 import { claudeProviderSource } from "../../src";
-import { type FakeAnthropic, startFakeAnthropic } from "../../src/testing";
+import { type CliTestbed, createCliTestbed } from "../cli-testbed";
 
 // Waiting on a real CLI: it starts in well under a second here, but a loaded CI box is slower.
 export const CLAUDE_TEST_TIMEOUT_MS = 60_000;
@@ -19,76 +17,20 @@ export function pinnedClaudeBinary(): string {
   return join(dirname(manifestPath), manifest.bin.claude);
 }
 
-export interface ClaudeTestbed {
-  readonly fake: FakeAnthropic;
-  /** The session's folder: the CLI's cwd. */
-  readonly cwd: string;
-  /**
-   * What the CLI gets as the relay's environment: a HOME, XDG and temp folders of its own, so
-   * nothing of this machine's user is read or written, and the fake API as the Anthropic API.
-   */
-  readonly env: Record<string, string | undefined>;
-  /** The pids of processes (the CLI and anything it started) still running with this testbed's env. */
-  livingProcesses(): number[];
-}
+export type ClaudeTestbed = CliTestbed;
 
 /**
  * A fake Anthropic API and a throwaway home for the real CLI; removed, with any process left
  * over, when the test finishes.
  */
-export async function createClaudeTestbed(): Promise<ClaudeTestbed> {
-  const root = mkdtempSync(join(tmpdir(), "oar-claude-test-"));
-  const home = join(root, "home");
-  const cwd = join(root, "work");
-  for (const dir of [home, cwd, join(home, "tmp"), join(home, "run")]) {
-    mkdirSync(dir, { recursive: true });
-  }
-  const fake = await startFakeAnthropic();
-  const mark = randomUUID();
-  const env: Record<string, string | undefined> = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    XDG_STATE_HOME: join(home, ".local", "state"),
-    // The CLI puts its sockets and scratch files here, else under the machine's /tmp.
-    XDG_RUNTIME_DIR: join(home, "run"),
-    TMPDIR: join(home, "tmp"),
+export function createClaudeTestbed(): Promise<ClaudeTestbed> {
+  return createCliTestbed((fake) => ({
     ANTHROPIC_BASE_URL: fake.url,
     ANTHROPIC_API_KEY: "test-key",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     // MCP tools then go to the model directly, not behind the CLI's tool search.
     ENABLE_TOOL_SEARCH: "false",
-    OAR_CLAUDE_TESTBED: mark,
-  };
-  const livingProcesses = () => processesWithEnv(`OAR_CLAUDE_TESTBED=${mark}`);
-  onTestFinished(async () => {
-    for (const pid of livingProcesses()) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Ended in the meantime.
-      }
-    }
-    await fake.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-  return { fake, cwd, env, livingProcesses };
-}
-
-/** Linux's /proc: the processes whose environment holds `entry` (readable for our own processes). */
-function processesWithEnv(entry: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(entry);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  }));
 }
 
 export function findProvider(providers: readonly Provider[], id: string): Provider {

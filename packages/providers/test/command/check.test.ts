@@ -61,10 +61,10 @@ describe("command provider source: check (DESIGN §4 settings.providers)", () =>
   });
 
   it("refuses the reserved ids of built-in providers", () => {
-    expect(RESERVED_PROVIDER_IDS).toEqual(["script", "external", "claude", "claude-api"]);
+    expect(RESERVED_PROVIDER_IDS).toEqual(["script", "external", "claude", "claude-api", "copilot"]);
     for (const id of RESERVED_PROVIDER_IDS) {
       expect(problemsOf({}, id)).toEqual([
-        `providers.${id}: "${id}" is a built-in provider id (script, external, claude, claude-api); give the command provider another id`,
+        `providers.${id}: "${id}" is a built-in provider id (script, external, claude, claude-api, copilot); give the command provider another id`,
       ]);
     }
   });
