@@ -1,6 +1,11 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentAccess } from "@oar/engine";
-import { type AcpAgentProcess, type AcpClientHandlers, startAcpProcess } from "./acp-process";
+import {
+  type AcpAgentProcess,
+  type AcpClientHandlers,
+  exitDescription,
+  startAcpProcess,
+} from "./acp-process";
 import { offerOf, type SessionOffer } from "./acp-session-settings";
 import { NO_USAGE, type UsageTotals } from "./acp-usage";
 
@@ -68,10 +73,17 @@ export async function startAcpAgent(options: {
     };
     return agent;
   } catch (error) {
+    const gone = process.exit() !== undefined || process.connection.signal.aborted;
     await process.kill();
+    if (gone) {
+      throw new AcpStartFailure(exitDescription(options.argv[0], process.exit(), process.stderrTail()));
+    }
     throw error;
   }
 }
+
+/** The agent ended (or never ran) before it answered `initialize`: the message says how. */
+export class AcpStartFailure extends Error {}
 
 function keepOfferCurrent(agent: AcpAgent, update: acp.SessionUpdate): void {
   if (update.sessionUpdate === "current_mode_update" && agent.offer.modes !== null) {

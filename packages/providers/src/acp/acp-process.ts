@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
 import * as acp from "@agentclientprotocol/sdk";
 import { killProcessGroup } from "../command/process-group";
 import { StderrTail } from "../command/stderr-tail";
@@ -99,6 +100,13 @@ export function startAcpProcess(options: StartAcpOptions): AcpAgentProcess {
       if (child.pid !== undefined && ended?.spawnError === undefined) {
         await killProcessGroup(child.pid, options.killGraceMs);
       }
+      // With its group gone the child's exit comes at once; waited for, so `exit()` tells how it ended.
+      const grace = new AbortController();
+      await Promise.race([
+        exited,
+        delay(options.killGraceMs, undefined, { ref: false, signal: grace.signal }).catch(() => undefined),
+      ]);
+      grace.abort();
     },
   };
 }

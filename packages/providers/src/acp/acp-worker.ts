@@ -2,6 +2,7 @@ import type { TurnInput, TurnIO, TurnOutcome, Worker, WorkerSession } from "@oar
 import type { PlaceholderValues } from "../command/placeholders";
 import {
   type AcpAgent,
+  AcpStartFailure,
   errorText,
   isAuthRequired,
   openAcpSession,
@@ -102,14 +103,7 @@ export function createAcpWorker(spec: AcpAgentSpec, session: WorkerSession): Wor
       if (stop.signal.aborted) {
         return { status: "stopped" };
       }
-      const exit = failed?.process.exit();
-      return {
-        status: "error",
-        error:
-          exit === undefined && failed !== undefined
-            ? `${spec.agentName} could not open the session: ${errorText(error)}`
-            : `${spec.agentName} could not start: ${exitDescription(program, failed?.process.exit(), failed?.process.stderrTail() ?? "")}`,
-      };
+      return { status: "error", error: startFailure(spec.agentName, program, failed, error) };
     }
     let timedOut = false;
     const timer =
@@ -176,6 +170,23 @@ export function createAcpWorker(spec: AcpAgentSpec, session: WorkerSession): Wor
       await dropAgent();
     },
   };
+}
+
+/** Why the agent could not take the turn: it did not start, it ended while opening the session, or it refused to open it. */
+function startFailure(
+  agentName: string,
+  program: string,
+  failed: AcpAgent | undefined,
+  error: unknown,
+): string {
+  if (error instanceof AcpStartFailure) {
+    return `${agentName} could not start: ${error.message}`;
+  }
+  const exit = failed?.process.exit();
+  if (failed !== undefined && (exit !== undefined || failed.process.connection.signal.aborted)) {
+    return `${agentName} stopped while opening the session: ${exitDescription(program, exit, failed.process.stderrTail())}`;
+  }
+  return `${agentName} could not open the session: ${errorText(error)}`;
 }
 
 function reportModels(spec: AcpAgentSpec, agent: AcpAgent): void {
