@@ -25,9 +25,10 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
   },
   "@oar/engine": { runtime: ["@oar/schema", "@oar/core", "@oar/permissions", "@oar/scheduler"] },
   "@oar/providers": {
-    runtime: ["@oar/schema", "@oar/core", "@oar/engine"],
-    // The Claude Code providers are tested against the real CLI calling a real MCP server.
-    testOnly: ["@anthropic-ai/claude-code", "@modelcontextprotocol/sdk"],
+    // The acp provider is an Agent Client Protocol client (DESIGN §5).
+    runtime: ["@oar/schema", "@oar/core", "@oar/engine", "@agentclientprotocol/sdk"],
+    // The Claude Code and Copilot providers are tested against the real CLIs calling a real MCP server.
+    testOnly: ["@anthropic-ai/claude-code", "@github/copilot", "@modelcontextprotocol/sdk"],
   },
   "@oar/relay": {
     runtime: [
@@ -59,6 +60,9 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
       "@hono/node-server",
       "pg-boss",
       "playwright-core",
+      // bench/providers drives the same ACP agent directly, against the providers' fake model API.
+      "@oar/providers",
+      "@agentclientprotocol/sdk",
     ],
   },
 };

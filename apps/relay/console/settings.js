@@ -1,4 +1,4 @@
-// Settings → Relays: this relay's switches, its command providers, its pairings and invites.
+// Settings → Relays: this relay's switches, its command providers and ACP agents, its pairings and invites.
 
 import { del, get, patch, post } from "./api.js";
 import { action, badge, field, h, show, time } from "./dom.js";
@@ -85,32 +85,42 @@ function agentSessions(settings, app) {
   );
 }
 
+/** The argv of a provider entry: `command` for a command CLI, `acp` for an ACP agent. */
+const argvOf = (entry) => (Array.isArray(entry.command) ? entry.command : entry.acp);
+
 function providers(settings, app) {
   const entries = Object.entries(settings.providers ?? {});
-  const commands = entries.filter(([, entry]) => Array.isArray(entry.command));
+  const defined = entries.filter(([, entry]) => Array.isArray(argvOf(entry)));
   const error = h("p", { class: "error", role: "alert" });
   const id = h("input", { name: "provider-id", autocomplete: "off", required: true });
+  const kind = h(
+    "select",
+    { name: "provider-kind" },
+    h("option", { value: "command" }, "Command (prompt on stdin, reply on stdout)"),
+    h("option", { value: "acp" }, "ACP agent (Agent Client Protocol on stdio)"),
+  );
   const command = h("input", { name: "command", autocomplete: "off", required: true });
-  const models = h("input", { name: "models", autocomplete: "off", required: true });
+  const models = h("input", { name: "models", autocomplete: "off" });
   const timeout = h("input", { name: "timeout", type: "number", min: 1, max: 86400 });
   return h(
     "section",
     { class: "panel", "aria-labelledby": "providers" },
-    h("h3", { id: "providers" }, "Providers (command CLIs)"),
-    commands.length === 0
-      ? h("p", { class: "muted" }, "No command provider yet.")
+    h("h3", { id: "providers" }, "Providers (command CLIs and ACP agents)"),
+    defined.length === 0
+      ? h("p", { class: "muted" }, "No provider defined yet.")
       : h(
           "ul",
           {},
-          commands.map(([name, entry]) =>
+          defined.map(([name, entry]) =>
             h(
               "li",
               {},
               h("strong", {}, name),
-              " ",
-              h("code", {}, JSON.stringify(entry.command)),
-              " · models ",
-              (entry.models ?? []).join(", "),
+              Array.isArray(entry.acp) ? " (ACP) " : " ",
+              h("code", {}, JSON.stringify(argvOf(entry))),
+              entry.models === undefined
+                ? " · models from the agent"
+                : ` · models ${entry.models.join(", ")}`,
               " ",
               h(
                 "button",
@@ -135,13 +145,14 @@ function providers(settings, app) {
           "div",
           { class: "grid" },
           field("Id", id),
-          field("Models", models, "Comma-separated."),
+          field("Kind", kind),
+          field("Models", models, "Comma-separated; an ACP agent may leave it empty to offer its own."),
           field("Timeout (s)", timeout),
         ),
         field(
           "Command",
           command,
-          'A JSON array, e.g. ["my-agent", "--model", "{model}"]; the prompt comes on stdin.',
+          'A JSON array, e.g. ["my-agent", "--model", "{model}"]; a command gets the prompt on stdin, an ACP agent speaks ACP on its stdio.',
         ),
       ],
       () => {
@@ -151,13 +162,14 @@ function providers(settings, app) {
         } catch {
           argv = command.value.trim().split(/\s+/);
         }
-        const entry = {
-          command: argv,
-          models: models.value
-            .split(",")
-            .map((m) => m.trim())
-            .filter((m) => m !== ""),
-        };
+        const listed = models.value
+          .split(",")
+          .map((m) => m.trim())
+          .filter((m) => m !== "");
+        const entry =
+          kind.value === "acp"
+            ? { acp: argv, ...(listed.length === 0 ? {} : { models: listed }) }
+            : { command: argv, models: listed };
         if (timeout.value !== "") {
           entry.timeoutSeconds = Number(timeout.value);
         }

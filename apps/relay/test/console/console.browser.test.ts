@@ -535,7 +535,7 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(archived.archivedAt).not.toBeNull();
     });
 
-    it("Settings → Relays saves the switches (the longest wait 120 ok, 119 held back) and adds and removes a command provider, saying the relay's refusal", async () => {
+    it("Settings → Relays saves the switches (the longest wait 120 ok, 119 held back) adds and removes a command provider, saying the relay's refusal, and adds an ACP agent without models", async () => {
       const { page } = await signedIn(t.served);
       await page.getByRole("link", { name: "Settings" }).click();
       await page.getByLabel("Accept prompts from other relays' agents").uncheck();
@@ -575,7 +575,7 @@ function describeOn(label: string, database?: UseDatabase) {
       await page.getByLabel("Command", { exact: true }).fill("[]");
       await page.getByRole("button", { name: "Add provider" }).click();
       const providersPanel = page.locator("section", {
-        has: page.getByRole("heading", { name: "Providers (command CLIs)" }),
+        has: page.getByRole("heading", { name: "Providers (command CLIs and ACP agents)" }),
       });
       await providersPanel
         .getByRole("alert")
@@ -590,11 +590,22 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(await listed.textContent()).toContain("echo-1, echo-2");
       await listed.getByRole("button", { name: "Remove" }).click();
       await listed.waitFor({ state: "detached" });
+      // An ACP agent needs no models: it offers its own.
+      await page.getByLabel("Id", { exact: true }).fill("gemini");
+      await page.getByLabel("Kind", { exact: true }).selectOption("acp");
+      await page.getByLabel("Models", { exact: true }).fill("");
+      await page.getByLabel("Command", { exact: true }).fill('["gemini", "--experimental-acp"]');
+      await page.getByRole("button", { name: "Add provider" }).click();
+      const acpListed = page.locator("li", { hasText: "gemini" });
+      await acpListed.waitFor();
+      expect(await acpListed.textContent()).toContain("(ACP)");
+      expect(await acpListed.textContent()).toContain("models from the agent");
       const { providers } = await t.served.ownerJson<{ providers: Record<string, unknown> }>(
         "GET",
         "/v1/owner/settings",
       );
       expect(providers).not.toHaveProperty("echoer");
+      expect(providers.gemini).toEqual({ acp: ["gemini", "--experimental-acp"] });
     });
 
     it("shows what agents wrote as text: markup in a title or a message never runs", async () => {
