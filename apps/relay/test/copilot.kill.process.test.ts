@@ -1,40 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { startFakeAnthropic, text } from "@oar/providers/testing";
+import { join } from "node:path";
+import { pinnedCopilotBinary, processesWithEnv, startFakeAnthropic, text } from "@oar/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, OWNER_TOKEN } from "./harness";
 import { ownerOk, type RelayProcess, spawnRelay, stopIfRunning } from "./process";
 import type { SessionView } from "./support/served-relay";
-
-/** npm's `copilot` command of the CLI pinned by @oar/providers (its devDependency). */
-function pinnedCopilotBinary(): string {
-  const providers = createRequire(join(import.meta.dirname, "../../../packages/providers/package.json"));
-  const manifestPath = providers.resolve("@github/copilot/package.json");
-  return join(dirname(manifestPath), "npm-loader.js");
-}
-
-/** Running (not zombie) processes whose environment holds `entry`, but `except`. */
-async function processesWith(entry: string, except: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === except) {
-      continue;
-    }
-    try {
-      const environ = await readFile(`/proc/${name}/environ`, "utf8");
-      const stat = await readFile(`/proc/${name}/stat`, "utf8");
-      if (environ.split("\0").includes(entry) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z") {
-        found.push(Number(name));
-      }
-    } catch {
-      // Gone while the list was read.
-    }
-  }
-  return found;
-}
 
 describe("copilot's agent process and the relay's end (real relay process, real Copilot CLI)", {
   timeout: 90_000,
@@ -75,7 +47,7 @@ describe("copilot's agent process and the relay's end (real relay process, real 
     cleanups.push(async () => {
       stopIfRunning(relay);
       await relay.exited;
-      for (const pid of await processesWith(mark, -1)) {
+      for (const pid of processesWithEnv(mark)) {
         process.kill(pid, "SIGKILL");
       }
     });
@@ -92,13 +64,13 @@ describe("copilot's agent process and the relay's end (real relay process, real 
     expect(session.turns.map((turn) => [turn.status, turn.reply])).toEqual([["done", "Ready."]]);
     const relayPid = relay.child.pid ?? -1;
     // Kept for the next turn: npm's loader and the CLI it runs.
-    expect((await processesWith(mark, relayPid)).length).toBeGreaterThan(0);
+    expect(processesWithEnv(mark).filter((pid) => pid !== relayPid).length).toBeGreaterThan(0);
 
     relay.child.kill("SIGKILL");
     expect(await relay.exited).toBe("SIGKILL");
 
     await eventually(
-      async () => ((await processesWith(mark, relayPid)).length === 0 ? true : undefined),
+      async () => (processesWithEnv(mark).filter((pid) => pid !== relayPid).length === 0 ? true : undefined),
       15_000,
     );
   });

@@ -1,4 +1,12 @@
 export {
+  type AgentTestbed,
+  COPILOT_BYOK_MODEL,
+  copilotTestEnv,
+  createAgentTestbed,
+  pinnedCopilotBinary,
+  processesWithEnv,
+} from "./agent-testbed";
+export {
   error,
   FAKE_INPUT_TOKENS,
   FAKE_OUTPUT_TOKENS,
@@ -13,3 +21,4 @@ export {
   startFakeAnthropic,
   UNSCRIPTED_REPLY,
 } from "./fake-anthropic";
+export { bodyOf, conversationOf, type MessagesBody, toolResultsOf } from "./messages-body";

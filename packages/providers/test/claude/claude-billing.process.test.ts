@@ -2,7 +2,7 @@ import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
 import { claudeProviderSource } from "../../src";
-import { text, toolUse } from "../../src/testing";
+import { text, toolResultsOf, toolUse } from "../../src/testing";
 import {
   CLAUDE_TEST_TIMEOUT_MS,
   createClaudeTestbed,
@@ -12,7 +12,6 @@ import {
   startApiWorker,
   turnOf,
 } from "./claude-testbed";
-import { toolResultsOf } from "./request-body";
 
 describe("billing: which credentials the real CLI gets", { timeout: CLAUDE_TEST_TIMEOUT_MS }, () => {
   it("claude-api pays with the configured key, not the relay's own or another credential", async () => {

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
-import { text, toolUse } from "../../src/testing";
+import { conversationOf, text, toolResultsOf, toolUse } from "../../src/testing";
 import { CLAUDE_TEST_TIMEOUT_MS, createClaudeTestbed, startApiWorker, turnOf } from "./claude-testbed";
-import { conversationOf, toolResultsOf } from "./request-body";
 
 // A shell command that changes files: in `ask` mode (the CLI's `default`) it needs permission.
 const TOUCH = { command: "touch marker.txt", description: "Create a marker file" };

@@ -1,10 +1,9 @@
 import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { text, toolUse } from "../../src/testing";
+import { bodyOf, text, toolResultsOf, toolUse } from "../../src/testing";
 import { CLAUDE_TEST_TIMEOUT_MS, createClaudeTestbed, startApiWorker, turnOf } from "./claude-testbed";
 import { startRelayMcpServer } from "./relay-mcp-server";
-import { bodyOf, toolResultsOf } from "./request-body";
 
 const TOKEN = "agent-token-of-ses_claude";
 

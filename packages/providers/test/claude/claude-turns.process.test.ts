@@ -1,9 +1,8 @@
 import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
-import { error, text } from "../../src/testing";
+import { bodyOf, conversationOf, error, text } from "../../src/testing";
 import { CLAUDE_TEST_TIMEOUT_MS, createClaudeTestbed, startApiWorker, turnOf } from "./claude-testbed";
-import { bodyOf, conversationOf } from "./request-body";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

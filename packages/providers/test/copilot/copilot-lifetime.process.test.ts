@@ -2,8 +2,7 @@ import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
 import { acpProviderSource } from "../../src";
-import { hang, text } from "../../src/testing";
-import { bodyOf, conversationOf } from "../claude/request-body";
+import { bodyOf, conversationOf, hang, text } from "../../src/testing";
 import {
   BYOK_MODEL,
   COPILOT_TEST_TIMEOUT_MS,

@@ -1,35 +1,20 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { Provider, TurnInput, Worker, WorkerSession } from "@oar/engine";
 import { onTestFinished } from "vitest";
 import { copilotProviderSource } from "../../src";
+import { COPILOT_BYOK_MODEL, copilotTestEnv, pinnedCopilotBinary } from "../../src/testing";
 import { type CliTestbed, createCliTestbed } from "../cli-testbed";
+
+export { pinnedCopilotBinary };
 
 // Waiting on a real CLI: it starts in about a second here, but a loaded CI box is slower.
 export const COPILOT_TEST_TIMEOUT_MS = 60_000;
 
 /** The model the testbed's BYOK configuration names (COPILOT_MODEL): the provider's default. */
-export const BYOK_MODEL = "claude-sonnet-4.5";
-
-/** The pinned CLI of this package's devDependencies: npm's `copilot` command, as users install it. */
-export function pinnedCopilotBinary(): string {
-  const require = createRequire(import.meta.url);
-  const manifestPath = require.resolve("@github/copilot/package.json");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: { copilot: string } };
-  return join(dirname(manifestPath), manifest.bin.copilot);
-}
+export const BYOK_MODEL = COPILOT_BYOK_MODEL;
 
 /** The real Copilot CLI, offline, in its BYOK mode against the fake Messages API (DESIGN §5). */
 export function createCopilotTestbed(): Promise<CliTestbed> {
-  return createCliTestbed((fake) => ({
-    COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: fake.url,
-    COPILOT_PROVIDER_TYPE: "anthropic",
-    COPILOT_PROVIDER_API_KEY: "test-key",
-    COPILOT_MODEL: BYOK_MODEL,
-    COPILOT_AUTO_UPDATE: "false",
-  }));
+  return createCliTestbed(copilotTestEnv);
 }
 
 export function copilotProvider(bed: CliTestbed, options: { cancelGraceMs?: number } = {}): Provider {

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { text, toolUse } from "../../src/testing";
+import { bodyOf, conversationOf, text, toolResultsOf, toolUse } from "../../src/testing";
 import { startRelayMcpServer } from "../claude/relay-mcp-server";
-import { bodyOf, conversationOf, toolResultsOf } from "../claude/request-body";
 import {
   COPILOT_TEST_TIMEOUT_MS,
   copilotProvider,

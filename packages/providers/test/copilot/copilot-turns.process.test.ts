@@ -1,8 +1,7 @@
 import { FakeClock } from "@oar/core/testing";
 import { createRecordingTurnIO } from "@oar/engine/testing";
 import { describe, expect, it } from "vitest";
-import { FAKE_INPUT_TOKENS, FAKE_OUTPUT_TOKENS, text } from "../../src/testing";
-import { bodyOf, conversationOf } from "../claude/request-body";
+import { bodyOf, conversationOf, FAKE_INPUT_TOKENS, FAKE_OUTPUT_TOKENS, text } from "../../src/testing";
 import {
   BYOK_MODEL,
   COPILOT_TEST_TIMEOUT_MS,

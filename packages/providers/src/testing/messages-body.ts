@@ -1,4 +1,4 @@
-import type { RecordedRequest } from "../../src/testing";
+import type { RecordedRequest } from "./fake-anthropic";
 
 /** The parts of a Messages API request body the tests look at. */
 export interface MessagesBody {
