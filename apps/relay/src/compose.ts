@@ -88,9 +88,10 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
       }),
       copilotProviderSource({
         env: childEnv,
+        clock,
         ...(config.copilotBin === undefined ? {} : { bin: config.copilotBin }),
       }),
-      acpProviderSource({ env: childEnv }),
+      acpProviderSource({ env: childEnv, clock }),
     ],
     relayUrl: () => relayUrl,
     childEnv,

@@ -3,7 +3,12 @@ export {
   isAcpEntry,
   parseAcpDefinition,
 } from "./acp/acp-definition";
-export { type AcpSourceOptions, acpProviderSource, DEFAULT_CANCEL_GRACE_MS } from "./acp/acp-source";
+export {
+  type AcpSourceOptions,
+  acpProviderSource,
+  DEFAULT_ACP_IDLE_MS,
+  DEFAULT_CANCEL_GRACE_MS,
+} from "./acp/acp-source";
 export { findClaudeBinary } from "./claude/claude-binary";
 export { PERMISSION_MODE_OF, RELAY_MCP_TOOL } from "./claude/claude-invocation";
 export { CLAUDE_EFFORTS, CLAUDE_MODELS, CLAUDE_PROVIDER_INFO } from "./claude/claude-models";

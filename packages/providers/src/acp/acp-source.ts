@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { type Clock, systemClock } from "@oar/core";
 import type { ProviderSource } from "@oar/engine";
 import { fillPlaceholders } from "../command/placeholders";
 import { DEFAULT_KILL_GRACE_MS } from "../command/process-group";
@@ -11,9 +12,14 @@ export interface AcpSourceOptions {
   readonly killGraceMs?: number;
   /** How long a cancelled prompt may take to end before the agent is killed; default 3000 ms. */
   readonly cancelGraceMs?: number;
+  /** How long an agent may sit idle between turns before it is ended; default 10 minutes. */
+  readonly idleMs?: number;
+  /** The relay's clock, for the idle time; default the system's. */
+  readonly clock?: Clock;
 }
 
 export const DEFAULT_CANCEL_GRACE_MS = 3_000;
+export const DEFAULT_ACP_IDLE_MS = 10 * 60_000;
 
 /** The ACP agents of `settings.providers` (DESIGN §5): every entry with an `acp` key. */
 export function acpProviderSource(options: AcpSourceOptions): ProviderSource {
@@ -54,6 +60,8 @@ function definedAcpProvider(id: string, definition: AcpAgentDefinition, options:
       ...(definition.timeoutSeconds === undefined ? {} : { timeoutSeconds: definition.timeoutSeconds }),
       killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
       cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+      idleMs: options.idleMs ?? DEFAULT_ACP_IDLE_MS,
+      clock: options.clock ?? systemClock,
     },
   });
 }

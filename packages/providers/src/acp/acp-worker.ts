@@ -1,3 +1,4 @@
+import type { Clock, TimerId } from "@oar/core";
 import type { TurnInput, TurnIO, TurnOutcome, Worker, WorkerSession } from "@oar/engine";
 import type { PlaceholderValues } from "../command/placeholders";
 import {
@@ -28,6 +29,12 @@ export interface AcpAgentSpec {
   readonly killGraceMs: number;
   /** Real milliseconds a cancelled prompt gets to end before the agent is killed. */
   readonly cancelGraceMs: number;
+  /**
+   * An agent idle this long (on `clock`) is ended, so idle sessions hold no memory (a Copilot
+   * process holds 300 MB and more); the next turn starts another and reopens the conversation.
+   */
+  readonly idleMs: number;
+  readonly clock: Clock;
   /** Told what the agent reports about itself: the models it offers, whether it is signed in. */
   readonly report: AcpAgentReports;
 }
@@ -53,6 +60,25 @@ export function createAcpWorker(spec: AcpAgentSpec, session: WorkerSession): Wor
   let agent: AcpAgent | undefined;
   let running: { readonly stop: AbortController; readonly done: Promise<unknown> } | undefined;
   let closed = false;
+  let idleTimer: TimerId | undefined;
+
+  const stopIdleTimer = () => {
+    if (idleTimer !== undefined) {
+      spec.clock.clearTimeout(idleTimer);
+      idleTimer = undefined;
+    }
+  };
+  const startIdleTimer = () => {
+    stopIdleTimer();
+    if (!closed && agent !== undefined) {
+      idleTimer = spec.clock.setTimeout(() => {
+        idleTimer = undefined;
+        if (running === undefined) {
+          void dropAgent();
+        }
+      }, spec.idleMs);
+    }
+  };
 
   const dropAgent = async () => {
     const dropped = agent;
@@ -145,6 +171,7 @@ export function createAcpWorker(spec: AcpAgentSpec, session: WorkerSession): Wor
       if (closed) {
         return { status: "error", error: `The worker of provider ${spec.providerId} was closed.` };
       }
+      stopIdleTimer();
       const stop = new AbortController();
       const forward = () => stop.abort();
       io.signal.addEventListener("abort", forward, { once: true });
@@ -158,10 +185,12 @@ export function createAcpWorker(spec: AcpAgentSpec, session: WorkerSession): Wor
       } finally {
         running = undefined;
         io.signal.removeEventListener("abort", forward);
+        startIdleTimer();
       }
     },
     async close() {
       closed = true;
+      stopIdleTimer();
       const current = running;
       if (current !== undefined) {
         current.stop.abort();

@@ -1,7 +1,7 @@
-import { RelayError } from "@oar/core";
+import { type Clock, RelayError, systemClock } from "@oar/core";
 import type { Provider, ProviderInfo, ProviderSource } from "@oar/engine";
 import { createAcpProvider } from "../acp/acp-provider";
-import { DEFAULT_CANCEL_GRACE_MS } from "../acp/acp-source";
+import { DEFAULT_ACP_IDLE_MS, DEFAULT_CANCEL_GRACE_MS } from "../acp/acp-source";
 import { resolveProgram } from "../claude/claude-binary";
 import { DEFAULT_KILL_GRACE_MS } from "../command/process-group";
 import { COPILOT_EFFORTS, COPILOT_PROVIDER_ID, copilotModels } from "./copilot-models";
@@ -13,6 +13,9 @@ export interface CopilotSourceOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly killGraceMs?: number;
   readonly cancelGraceMs?: number;
+  /** How long the CLI may sit idle between turns before it is ended; default 10 minutes. */
+  readonly idleMs?: number;
+  readonly clock?: Clock;
 }
 
 export const COPILOT_LABEL = "Copilot";
@@ -69,6 +72,8 @@ export function copilotProviderSource(options: CopilotSourceOptions): ProviderSo
             env,
             killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
             cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+            idleMs: options.idleMs ?? DEFAULT_ACP_IDLE_MS,
+            clock: options.clock ?? systemClock,
           },
         }),
       ];

@@ -10,8 +10,18 @@ import { copilotTurn, startWorker } from "../copilot/copilot-testbed";
 const AGENT = fileURLToPath(new URL("./scripted-acp-agent.mjs", import.meta.url));
 const TIMEOUT_MS = 30_000;
 
-function scriptedProvider(bed: CliTestbed, extra: Record<string, unknown> = {}): Provider {
-  const [provider] = acpProviderSource({ env: bed.env, cancelGraceMs: 200, killGraceMs: 500 }).providers({
+function scriptedProvider(
+  bed: CliTestbed,
+  extra: Record<string, unknown> = {},
+  clock = new FakeClock(),
+): Provider {
+  const [provider] = acpProviderSource({
+    env: bed.env,
+    cancelGraceMs: 200,
+    killGraceMs: 500,
+    idleMs: 60_000,
+    clock,
+  }).providers({
     scripted: { acp: [process.execPath, AGENT], label: "Scripted", ...extra },
   });
   if (provider === undefined) {
@@ -134,6 +144,23 @@ describe("an ACP agent defined in the settings: what real CLIs do not do on dema
       reply:
         '⚠️ Scripted does not take MCP servers over HTTP, so relay_tool is not available to it.\n{"mode":"default","model":"fast","mcp":0}',
     });
+  });
+
+  it("an agent idle past idleMs (on the relay's clock) is ended; the next turn starts another", async () => {
+    const bed = await createCliTestbed(() => ({}));
+    const clock = new FakeClock();
+    const worker = startWorker(scriptedProvider(bed, {}, clock), bed);
+    await worker.runTurn(turn("state", bed), io());
+    expect(bed.livingProcesses()).toHaveLength(1);
+
+    clock.advance(59_999);
+    expect(bed.livingProcesses()).toHaveLength(1);
+    clock.advance(1);
+    await expect.poll(() => bed.livingProcesses()).toEqual([]);
+
+    const next = await worker.runTurn(turn("state", bed), io());
+    expect(next.status === "done" && next.reply).toMatch(/\{"mode":"default","model":"fast","mcp":0\}$/);
+    expect(bed.livingProcesses()).toHaveLength(1);
   });
 
   it("a program that cannot be run fails the turn naming it", async () => {
