@@ -1,6 +1,6 @@
 import { recordTurnEnded, recordTurnStarted } from "../outbox/outbox";
 import type { TurnOutcome } from "../ports/provider";
-import type { TurnRecord } from "../ports/session-store";
+import type { MessageRecord, SessionRecord, TurnRecord } from "../ports/session-store";
 import { errorMessage } from "../shared/error-message";
 import { settleSessionState } from "../tasks/session-state";
 import type { Wakeups } from "../wakeups";
@@ -26,6 +26,13 @@ export interface QueueDriver {
   drained(): Promise<void>;
 }
 
+/** A claimed turn, with its session (running_turn from the claim on; `null` when gone) and its prompt. */
+interface Claim {
+  readonly record: TurnRecord;
+  readonly session: SessionRecord | null;
+  readonly prompt: MessageRecord | null;
+}
+
 interface Queue {
   again: boolean;
   done: Promise<void>;
@@ -39,7 +46,6 @@ export interface QueueDriverParts {
 }
 
 export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts): QueueDriver {
-  const { sessions } = ctx.stores;
   const queues = new Map<string, Queue>();
   const writer = (stores: RuntimeContext["stores"]) => ({ stores, ids: ctx.ids, relayName: ctx.relayName });
 
@@ -67,9 +73,8 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
           if (!ended) {
             return;
           }
-          const session = await stores.sessions.getSession(record.sessionId);
           await stores.questions.endBlockingQuestionsOfTurn({ turnId: record.id, at: endedAt });
-          await settleSessionState(stores, record.sessionId);
+          const session = await settleSessionState(stores, record.sessionId);
           await recordTurnEnded(writer(stores), ended, session?.title ?? "");
         }),
       );
@@ -88,29 +93,17 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
     }
   };
 
-  const outcomeOf = async (record: TurnRecord, turn: RunningTurn): Promise<TurnOutcome | null> => {
+  const outcomeOf = async (claim: Claim, turn: RunningTurn): Promise<TurnOutcome | null> => {
+    const { record, session, prompt } = claim;
     try {
-      // The turn is claimed: an outage now delays it, it does not fail it.
-      const found = await untilItLands(ctx, "starting a turn", async () => ({
-        session: await sessions.getSession(record.sessionId),
-        prompt: record.promptMessageId === null ? null : await sessions.getMessage(record.promptMessageId),
-      }));
-      if (found === undefined) {
+      // Closed since the claim: the row stays `running` for the next start, as at any shutdown.
+      if (ctx.isClosed()) {
         return null;
       }
-      const { session } = found;
       if (!session) {
         return { status: "error", error: SESSION_GONE_MESSAGE };
       }
       turn.setModel(session.model);
-      // The state is a display hint: a failure to write it must not fail the turn.
-      await sessions.updateSession(session.id, { state: "running_turn" }).catch((error: unknown) =>
-        ctx.logger.warn("A session's state could not be written.", {
-          session: session.id,
-          error: errorMessage(error),
-        }),
-      );
-      const prompt = found.prompt?.text ?? "";
       await ctx.refreshProviders();
       return await runTurn(ctx, {
         turn,
@@ -119,7 +112,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
         questions: parts.questions,
         input: {
           turnId: record.id,
-          prompt,
+          prompt: prompt?.text ?? "",
           model: session.model,
           effort: session.effort,
           mode: record.origin.mode ?? session.mode,
@@ -131,11 +124,12 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
     }
   };
 
-  const runClaimed = async (record: TurnRecord) => {
+  const runClaimed = async (claim: Claim) => {
+    const { record } = claim;
     // In the in-flight buffers from the claim on, so that a stop right away finds it.
     const turn = parts.running.begin({ turnId: record.id, sessionId: record.sessionId });
     try {
-      const outcome = await outcomeOf(record, turn);
+      const outcome = await outcomeOf(claim, turn);
       // At shutdown the row stays `running`: the next start ends it as "relay restarted".
       if (outcome === null || ctx.isClosed()) {
         return;
@@ -157,30 +151,36 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
           }
           const runner = ctx.runner();
           // Without a lease (this process lost its own and seeks another) nothing is claimed.
-          const record =
+          const claim =
             runner === undefined
               ? null
               : await untilItLands(ctx, "claiming a turn", () =>
-                  // The claim and its turn_started event are one change (DESIGN §9).
-                  ctx.stores.transaction(async (stores) => {
+                  // The claim, its turn_started event and the session's running state are one
+                  // change (DESIGN §9), which also reads what the turn starts with.
+                  ctx.stores.transaction(async (stores): Promise<Claim | null> => {
                     const now = ctx.clock.now();
-                    const claimed = await stores.sessions.claimNextTurn({ sessionId, now, runner });
-                    if (claimed) {
-                      const session = await stores.sessions.getSession(sessionId);
-                      await recordTurnStarted(
-                        writer(stores),
-                        claimed,
-                        { id: sessionId, title: session?.title ?? "" },
-                        now,
-                      );
+                    const record = await stores.sessions.claimNextTurn({ sessionId, now, runner });
+                    if (!record) {
+                      return null;
                     }
-                    return claimed;
+                    const session = await stores.sessions.updateSession(sessionId, { state: "running_turn" });
+                    await recordTurnStarted(
+                      writer(stores),
+                      record,
+                      { id: sessionId, title: session?.title ?? "" },
+                      now,
+                    );
+                    const prompt =
+                      record.promptMessageId === null
+                        ? null
+                        : await stores.sessions.getMessage(record.promptMessageId);
+                    return { record, session, prompt };
                   }),
                 );
-          if (!record) {
+          if (!claim) {
             break;
           }
-          await runClaimed(record);
+          await runClaimed(claim);
         }
         if (!queue.again) {
           return;

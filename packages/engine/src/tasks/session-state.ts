@@ -1,5 +1,6 @@
 import type { SessionState } from "@oar/schema";
 import type { EngineStores } from "../ports/engine-stores";
+import type { SessionRecord } from "../ports/session-store";
 import type { TaskRecord } from "../ports/task-store";
 
 /**
@@ -20,14 +21,15 @@ async function settledState(
 /**
  * Sets the session's state from what still runs (`settledState`), in the caller's transaction,
  * once it holds the session's row: a turn and a task of the session ending at once then read
- * each other's end (Postgres), not both the other as still running.
+ * each other's end (Postgres), not both the other as still running. Resolves with the session
+ * as it is now (`null` when it is gone).
  */
 export async function settleSessionState(
   stores: Pick<EngineStores, "sessions" | "tasks">,
   sessionId: string,
-): Promise<void> {
+): Promise<SessionRecord | null> {
   await stores.sessions.lockSession(sessionId);
-  await stores.sessions.updateSession(sessionId, { state: await settledState(stores, sessionId) });
+  return stores.sessions.updateSession(sessionId, { state: await settledState(stores, sessionId) });
 }
 
 /** The session's tasks that still run (on any relay process). */
