@@ -3,27 +3,27 @@
 // directly over ACP with the SDK the provider uses.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import {
+  COPILOT_BYOK_MODEL,
+  copilotTestEnv,
+  homeEnv,
+  makeAgentFolders,
+  pinnedCopilotBinary,
+} from "@oar/providers/testing";
 
 /** The model the BYOK configuration names (COPILOT_MODEL): the provider's default. */
-export const BYOK_MODEL = "claude-sonnet-4.5";
+export const BYOK_MODEL = COPILOT_BYOK_MODEL;
 
 /**
  * npm's `copilot` command of @oar/providers' pinned devDependency (@github/copilot), as users
  * install it: a Node script that runs the platform's native binary.
  */
-export function copilotBinary(): string {
-  const providers = join(import.meta.dirname, "..", "..", "packages", "providers", "package.json");
-  const manifestPath = createRequire(providers).resolve("@github/copilot/package.json");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: { copilot: string } };
-  return join(dirname(manifestPath), manifest.bin.copilot);
-}
+export const copilotBinary = pinnedCopilotBinary;
 
 export interface AgentHome {
   /** The sessions' folder: the CLI's cwd, and the relay's allowed root. */
@@ -38,30 +38,14 @@ export interface AgentHome {
  * and the fake Messages API at `apiUrl` as the CLI's model provider, offline.
  */
 export function createAgentHome(apiUrl: string): AgentHome {
-  const root = mkdtempSync(join(tmpdir(), "oar-bench-providers-"));
-  const home = join(root, "home");
-  const cwd = join(root, "work");
-  for (const dir of [home, cwd, join(home, "tmp"), join(home, "run")]) {
-    mkdirSync(dir, { recursive: true });
-  }
+  const { root, home, cwd } = makeAgentFolders("oar-bench-providers-");
   return {
     cwd,
     env: {
       // `copilot` is a `#!/usr/bin/env node` script: this Node first.
       PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, ".config"),
-      XDG_CACHE_HOME: join(home, ".cache"),
-      XDG_DATA_HOME: join(home, ".local", "share"),
-      XDG_STATE_HOME: join(home, ".local", "state"),
-      XDG_RUNTIME_DIR: join(home, "run"),
-      TMPDIR: join(home, "tmp"),
-      COPILOT_OFFLINE: "true",
-      COPILOT_PROVIDER_BASE_URL: apiUrl,
-      COPILOT_PROVIDER_TYPE: "anthropic",
-      COPILOT_PROVIDER_API_KEY: "bench-key",
-      COPILOT_MODEL: BYOK_MODEL,
-      COPILOT_AUTO_UPDATE: "false",
+      ...homeEnv(home),
+      ...copilotTestEnv({ url: apiUrl }),
     },
     remove: () => rmSync(root, { recursive: true, force: true }),
   };

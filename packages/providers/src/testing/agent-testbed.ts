@@ -33,24 +33,12 @@ export async function createAgentTestbed(options: {
   readonly path: string | undefined;
   readonly apiEnv: (fake: FakeAnthropic) => Record<string, string>;
 }): Promise<AgentTestbed> {
-  const root = mkdtempSync(join(tmpdir(), "oar-agent-test-"));
-  const home = join(root, "home");
-  const cwd = join(root, "work");
-  for (const dir of [home, cwd, join(home, "tmp"), join(home, "run")]) {
-    mkdirSync(dir, { recursive: true });
-  }
+  const { root, home, cwd } = makeAgentFolders("oar-agent-test-");
   const fake = await startFakeAnthropic();
   const mark = randomUUID();
   const env: Record<string, string | undefined> = {
     PATH: options.path,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    XDG_STATE_HOME: join(home, ".local", "state"),
-    // The CLIs put their sockets and scratch files here, else under the machine's /tmp.
-    XDG_RUNTIME_DIR: join(home, "run"),
-    TMPDIR: join(home, "tmp"),
+    ...homeEnv(home),
     ...options.apiEnv(fake),
     [MARKER]: mark,
   };
@@ -72,6 +60,31 @@ export async function createAgentTestbed(options: {
       await fake.close();
       rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/** A scratch folder with a HOME (and its tmp and run folders) and a work folder, for an agent CLI. */
+export function makeAgentFolders(prefix: string): { root: string; home: string; cwd: string } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(root, "home");
+  const cwd = join(root, "work");
+  for (const dir of [home, cwd, join(home, "tmp"), join(home, "run")]) {
+    mkdirSync(dir, { recursive: true });
+  }
+  return { root, home, cwd };
+}
+
+/** HOME, XDG and temp folders under `home` (made by `makeAgentFolders`): nothing of the machine's user is read or written. */
+export function homeEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    // The CLIs put their sockets and scratch files here, else under the machine's /tmp.
+    XDG_RUNTIME_DIR: join(home, "run"),
+    TMPDIR: join(home, "tmp"),
   };
 }
 
@@ -97,10 +110,10 @@ export function processesWithEnv(entry: string): number[] {
 export const COPILOT_BYOK_MODEL = "claude-sonnet-4.5";
 
 /** The real Copilot CLI offline, in its BYOK mode against the fake Messages API (DESIGN §5). */
-export function copilotTestEnv(fake: FakeAnthropic): Record<string, string> {
+export function copilotTestEnv(api: { readonly url: string }): Record<string, string> {
   return {
     COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: fake.url,
+    COPILOT_PROVIDER_BASE_URL: api.url,
     COPILOT_PROVIDER_TYPE: "anthropic",
     COPILOT_PROVIDER_API_KEY: "test-key",
     COPILOT_MODEL: COPILOT_BYOK_MODEL,

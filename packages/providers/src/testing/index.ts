@@ -3,6 +3,8 @@ export {
   COPILOT_BYOK_MODEL,
   copilotTestEnv,
   createAgentTestbed,
+  homeEnv,
+  makeAgentFolders,
   pinnedCopilotBinary,
   processesWithEnv,
 } from "./agent-testbed";
