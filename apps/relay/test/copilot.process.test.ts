@@ -70,6 +70,13 @@ const PERMISSION_OPTIONS = ["Allow once", "Always allow", "Deny"];
  * API, driven only through the relay's HTTP surfaces (owner API and /v1/tool).
  */
 function copilotFlow(database: string, databaseUrl: () => string | undefined) {
+  // What the agent and its cards do does not depend on the store: these run on PGlite only, and the
+  // Postgres leg keeps what rows carry (the provider list, the tool-call log, a card, the restart).
+  const onPGliteOnly = (name: string, test: () => Promise<void>) => {
+    if (database === "PGlite") {
+      it(name, test);
+    }
+  };
   const bin = pinnedCopilotBinary();
   let bed: CopilotTestbed;
   let served: ServedRelay;
@@ -229,158 +236,176 @@ function copilotFlow(database: string, databaseUrl: () => string | undefined) {
       expect(existsSync(join(bed.work, "allowed.txt"))).toBe(true);
     });
 
-    it("Deny on the card: the command does not run, Copilot ends the turn and the reply says the owner denied it", async () => {
-      bed.fake.enqueue(toolUse("bash", { command: "echo made > denied.txt", description: "Write a file" }));
-      const id = await newSession({ provider: "copilot", title: "Denied", text: "Write the other file." });
-      const card = await pendingCard(id);
-      expect(card.options).toEqual(PERMISSION_OPTIONS);
-      await served.ownerJson("POST", `/v1/owner/cards/${card.id}`, { choices: ["Deny"] });
-      const [turn] = (await ended(id)).turns;
-      expect(turn).toMatchObject({
-        status: "done",
-        reply:
-          "Info: Operation cancelled by user\nDenied by the owner: Write a file (echo made > denied.txt).",
-      });
-      expect(existsSync(join(bed.work, "denied.txt"))).toBe(false);
-    });
-
-    it("a stop while the card is pending: the card ends unanswered, the command does not run, the turn is stopped", async () => {
-      bed.fake.enqueue(toolUse("bash", { command: "echo made > stopped.txt", description: "Write a file" }));
-      const id = await newSession({ provider: "copilot", title: "Stopped", text: "Write a third file." });
-      const card = await pendingCard(id);
-      expect(await served.tool(caller.token, { action: "stop", relay: "this", session: id })).toMatchObject({
-        ok: true,
-        stopRequested: true,
-      });
-      const [turn] = (await ended(id)).turns;
-      expect(turn?.status).toBe("stopped");
-      const { cards } = await served.ownerJson<{ cards: QuestionCard[] }>("GET", "/v1/owner/cards");
-      expect(cards.find((listed) => listed.id === card.id)?.status).toBe("ended");
-      const late = await served.owner<ErrorBody>("POST", `/v1/owner/cards/${card.id}`, {
-        choices: ["Allow once"],
-      });
-      expect(late.status).not.toBe(200);
-      expect(existsSync(join(bed.work, "stopped.txt"))).toBe(false);
-    });
-
-    it("Kill (the owner's stop) ends a turn whose model hangs `stopped` within seconds; the next prompt restarts the agent and is done; stop over /v1/tool cancels the prompt and keeps the agent", async () => {
-      bed.fake.enqueue(hang());
-      const id = await newSession({ provider: "copilot", title: "Stuck", text: "Think for ever." });
-      await bed.fake.hanging();
-      const beforeKill = living();
-      const killedAt = Date.now();
-      expect(await served.ownerJson("POST", `/v1/owner/sessions/${id}/kill`)).toEqual({ ok: true });
-      const [killed] = (await ended(id)).turns;
-      expect(killed?.status).toBe("stopped");
-      expect(Date.now() - killedAt).toBeLessThan(5_000);
-      // Its agent is gone, and only it: the other sessions' agents run on.
-      const afterKill = living();
-      expect(afterKill.length).toBeLessThan(beforeKill.length);
-      expect(beforeKill).toEqual(expect.arrayContaining(afterKill));
-
-      bed.fake.enqueue(text("Back after the kill."));
-      await served.ownerJson("POST", `/v1/owner/sessions/${id}/messages`, { text: "Are you there?" });
-      const [, next] = (await ended(id)).turns;
-      expect(next).toMatchObject({ status: "done", reply: "Back after the kill." });
-
-      bed.fake.enqueue(hang());
-      await served.ownerJson("POST", `/v1/owner/sessions/${id}/messages`, { text: "Think again." });
-      await bed.fake.hanging();
-      const agents = living();
-      const stoppedAt = Date.now();
-      expect(await served.tool(caller.token, { action: "stop", relay: "this", session: id })).toMatchObject({
-        ok: true,
-        stopRequested: true,
-      });
-      const [, , stopped] = (await ended(id)).turns;
-      expect(stopped?.status).toBe("stopped");
-      expect(Date.now() - stoppedAt).toBeLessThan(5_000);
-      // Copilot ended the cancelled prompt itself, within the cancel grace: its agent was not killed.
-      expect(living()).toEqual(agents);
-
-      bed.fake.enqueue(text("Back after the stop."));
-      const sent = await served.tool(caller.token, {
-        action: "send",
-        relay: "this",
-        session: id,
-        text: "Still there?",
-        wait_seconds: 40,
-      });
-      expect(sent).toMatchObject({ ok: true, status: "done", reply: { text: "Back after the stop." } });
-      expect(living()).toEqual(agents);
-    });
-
-    it("a second ACP agent defined in the settings: listed with its label and models, runs a turn; bad definitions are refused naming the field and change nothing; null removes it", async () => {
-      const definition = {
-        acp: [process.execPath, bin, "--acp", "--model", "{model}"],
-        models: [BYOK_MODEL],
-        label: "Copilot (via settings)",
-      };
-      const patched = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
-        providers: { "copilot-alt": definition },
-      });
-      expect(patched.providers["copilot-alt"]).toEqual(definition);
-      expect(await providerOf("copilot-alt")).toEqual({
-        id: "copilot-alt",
-        name: "Copilot (via settings)",
-        defaultModel: BYOK_MODEL,
-        models: [BYOK_MODEL],
-        efforts: [],
-      });
-
-      bed.fake.enqueue(text("Hello via the settings."));
-      const id = await newSession({ provider: "copilot-alt", title: "Alt", text: "Say hello again." });
-      const session = await ended(id);
-      expect(session).toMatchObject({ provider: "copilot-alt", model: BYOK_MODEL });
-      expect(session.turns).toEqual([
-        expect.objectContaining({ status: "done", reply: "Hello via the settings." }),
-      ]);
-
-      const before = await served.ownerJson<Settings>("GET", "/v1/owner/settings");
-      const cases: [Record<string, unknown>, string][] = [
-        [{ acp: [] }, "providers.bad.acp:"],
-        [{ acp: ["x"], env: { "1BAD": "v" } }, "providers.bad.env:"],
-        [{ acp: ["x"], colour: "red" }, "providers.bad.colour:"],
-        [{ acp: ["x"], models: [] }, "providers.bad.models:"],
-        [{ acp: ["x"], timeoutSeconds: 0 }, "providers.bad.timeoutSeconds:"],
-        [{ acp: [process.execPath, "{foo}"] }, "providers.bad.acp:"],
-      ];
-      for (const [entry, field] of cases) {
-        // A good entry and another setting in the same patch are not applied either.
-        const answer = await served.owner<ErrorBody>("PATCH", "/v1/owner/settings", {
-          quietAfterMinutes: before.quietAfterMinutes + 7,
-          providers: { bad: entry, good: definition },
+    onPGliteOnly(
+      "Deny on the card: the command does not run, Copilot ends the turn and the reply says the owner denied it",
+      async () => {
+        bed.fake.enqueue(toolUse("bash", { command: "echo made > denied.txt", description: "Write a file" }));
+        const id = await newSession({ provider: "copilot", title: "Denied", text: "Write the other file." });
+        const card = await pendingCard(id);
+        expect(card.options).toEqual(PERMISSION_OPTIONS);
+        await served.ownerJson("POST", `/v1/owner/cards/${card.id}`, { choices: ["Deny"] });
+        const [turn] = (await ended(id)).turns;
+        expect(turn).toMatchObject({
+          status: "done",
+          reply:
+            "Info: Operation cancelled by user\nDenied by the owner: Write a file (echo made > denied.txt).",
         });
-        expect(answer.status, JSON.stringify(entry)).toBe(400);
-        expect(answer.body).toMatchObject({ ok: false, code: "REMOTE_RELAY_INVALID_INPUT" });
-        expect(answer.body.error, JSON.stringify(entry)).toContain(field);
-      }
-      // The built-in copilot cannot be redefined as an ACP agent of the settings.
-      const reserved = await served.owner<ErrorBody>("PATCH", "/v1/owner/settings", {
-        providers: { copilot: definition },
-      });
-      expect(reserved.status).toBe(400);
-      expect(reserved.body).toMatchObject({ code: "REMOTE_RELAY_INVALID_INPUT" });
-      expect(reserved.body.error).toContain("providers.copilot:");
-      expect(await served.ownerJson<Settings>("GET", "/v1/owner/settings")).toEqual(before);
-      const ids = (await providersOf()).map((provider) => provider.id);
-      expect(ids).not.toContain("bad");
-      expect(ids).not.toContain("good");
-      expect(ids).toContain("copilot-alt");
+        expect(existsSync(join(bed.work, "denied.txt"))).toBe(false);
+      },
+    );
 
-      const removed = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
-        providers: { "copilot-alt": null },
-      });
-      expect(Object.keys(removed.providers)).not.toContain("copilot-alt");
-      expect((await providersOf()).map((provider) => provider.id)).not.toContain("copilot-alt");
-      const sent = await served.tool(caller.token, {
-        action: "send",
-        relay: "this",
-        session: id,
-        text: "after the removal",
-      });
-      expect(sent).toMatchObject({ ok: false, code: "REMOTE_RELAY_PROVIDER_UNAVAILABLE" });
-    });
+    onPGliteOnly(
+      "a stop while the card is pending: the card ends unanswered, the command does not run, the turn is stopped",
+      async () => {
+        bed.fake.enqueue(
+          toolUse("bash", { command: "echo made > stopped.txt", description: "Write a file" }),
+        );
+        const id = await newSession({ provider: "copilot", title: "Stopped", text: "Write a third file." });
+        const card = await pendingCard(id);
+        expect(await served.tool(caller.token, { action: "stop", relay: "this", session: id })).toMatchObject(
+          {
+            ok: true,
+            stopRequested: true,
+          },
+        );
+        const [turn] = (await ended(id)).turns;
+        expect(turn?.status).toBe("stopped");
+        const { cards } = await served.ownerJson<{ cards: QuestionCard[] }>("GET", "/v1/owner/cards");
+        expect(cards.find((listed) => listed.id === card.id)?.status).toBe("ended");
+        const late = await served.owner<ErrorBody>("POST", `/v1/owner/cards/${card.id}`, {
+          choices: ["Allow once"],
+        });
+        expect(late.status).not.toBe(200);
+        expect(existsSync(join(bed.work, "stopped.txt"))).toBe(false);
+      },
+    );
+
+    onPGliteOnly(
+      "Kill (the owner's stop) ends a turn whose model hangs `stopped` within seconds; the next prompt restarts the agent and is done; stop over /v1/tool cancels the prompt and keeps the agent",
+      async () => {
+        bed.fake.enqueue(hang());
+        const id = await newSession({ provider: "copilot", title: "Stuck", text: "Think for ever." });
+        await bed.fake.hanging();
+        const beforeKill = living();
+        const killedAt = Date.now();
+        expect(await served.ownerJson("POST", `/v1/owner/sessions/${id}/kill`)).toEqual({ ok: true });
+        const [killed] = (await ended(id)).turns;
+        expect(killed?.status).toBe("stopped");
+        expect(Date.now() - killedAt).toBeLessThan(5_000);
+        // Its agent is gone, and only it: the other sessions' agents run on.
+        const afterKill = living();
+        expect(afterKill.length).toBeLessThan(beforeKill.length);
+        expect(beforeKill).toEqual(expect.arrayContaining(afterKill));
+
+        bed.fake.enqueue(text("Back after the kill."));
+        await served.ownerJson("POST", `/v1/owner/sessions/${id}/messages`, { text: "Are you there?" });
+        const [, next] = (await ended(id)).turns;
+        expect(next).toMatchObject({ status: "done", reply: "Back after the kill." });
+
+        bed.fake.enqueue(hang());
+        await served.ownerJson("POST", `/v1/owner/sessions/${id}/messages`, { text: "Think again." });
+        await bed.fake.hanging();
+        const agents = living();
+        const stoppedAt = Date.now();
+        expect(await served.tool(caller.token, { action: "stop", relay: "this", session: id })).toMatchObject(
+          {
+            ok: true,
+            stopRequested: true,
+          },
+        );
+        const [, , stopped] = (await ended(id)).turns;
+        expect(stopped?.status).toBe("stopped");
+        expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+        // Copilot ended the cancelled prompt itself, within the cancel grace: its agent was not killed.
+        expect(living()).toEqual(agents);
+
+        bed.fake.enqueue(text("Back after the stop."));
+        const sent = await served.tool(caller.token, {
+          action: "send",
+          relay: "this",
+          session: id,
+          text: "Still there?",
+          wait_seconds: 40,
+        });
+        expect(sent).toMatchObject({ ok: true, status: "done", reply: { text: "Back after the stop." } });
+        expect(living()).toEqual(agents);
+      },
+    );
+
+    onPGliteOnly(
+      "a second ACP agent defined in the settings: listed with its label and models, runs a turn; bad definitions are refused naming the field and change nothing; null removes it",
+      async () => {
+        const definition = {
+          acp: [process.execPath, bin, "--acp", "--model", "{model}"],
+          models: [BYOK_MODEL],
+          label: "Copilot (via settings)",
+        };
+        const patched = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
+          providers: { "copilot-alt": definition },
+        });
+        expect(patched.providers["copilot-alt"]).toEqual(definition);
+        expect(await providerOf("copilot-alt")).toEqual({
+          id: "copilot-alt",
+          name: "Copilot (via settings)",
+          defaultModel: BYOK_MODEL,
+          models: [BYOK_MODEL],
+          efforts: [],
+        });
+
+        bed.fake.enqueue(text("Hello via the settings."));
+        const id = await newSession({ provider: "copilot-alt", title: "Alt", text: "Say hello again." });
+        const session = await ended(id);
+        expect(session).toMatchObject({ provider: "copilot-alt", model: BYOK_MODEL });
+        expect(session.turns).toEqual([
+          expect.objectContaining({ status: "done", reply: "Hello via the settings." }),
+        ]);
+
+        const before = await served.ownerJson<Settings>("GET", "/v1/owner/settings");
+        const cases: [Record<string, unknown>, string][] = [
+          [{ acp: [] }, "providers.bad.acp:"],
+          [{ acp: ["x"], env: { "1BAD": "v" } }, "providers.bad.env:"],
+          [{ acp: ["x"], colour: "red" }, "providers.bad.colour:"],
+          [{ acp: ["x"], models: [] }, "providers.bad.models:"],
+          [{ acp: ["x"], timeoutSeconds: 0 }, "providers.bad.timeoutSeconds:"],
+          [{ acp: [process.execPath, "{foo}"] }, "providers.bad.acp:"],
+        ];
+        for (const [entry, field] of cases) {
+          // A good entry and another setting in the same patch are not applied either.
+          const answer = await served.owner<ErrorBody>("PATCH", "/v1/owner/settings", {
+            quietAfterMinutes: before.quietAfterMinutes + 7,
+            providers: { bad: entry, good: definition },
+          });
+          expect(answer.status, JSON.stringify(entry)).toBe(400);
+          expect(answer.body).toMatchObject({ ok: false, code: "REMOTE_RELAY_INVALID_INPUT" });
+          expect(answer.body.error, JSON.stringify(entry)).toContain(field);
+        }
+        // The built-in copilot cannot be redefined as an ACP agent of the settings.
+        const reserved = await served.owner<ErrorBody>("PATCH", "/v1/owner/settings", {
+          providers: { copilot: definition },
+        });
+        expect(reserved.status).toBe(400);
+        expect(reserved.body).toMatchObject({ code: "REMOTE_RELAY_INVALID_INPUT" });
+        expect(reserved.body.error).toContain("providers.copilot:");
+        expect(await served.ownerJson<Settings>("GET", "/v1/owner/settings")).toEqual(before);
+        const ids = (await providersOf()).map((provider) => provider.id);
+        expect(ids).not.toContain("bad");
+        expect(ids).not.toContain("good");
+        expect(ids).toContain("copilot-alt");
+
+        const removed = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
+          providers: { "copilot-alt": null },
+        });
+        expect(Object.keys(removed.providers)).not.toContain("copilot-alt");
+        expect((await providersOf()).map((provider) => provider.id)).not.toContain("copilot-alt");
+        const sent = await served.tool(caller.token, {
+          action: "send",
+          relay: "this",
+          session: id,
+          text: "after the removal",
+        });
+        expect(sent).toMatchObject({ ok: false, code: "REMOTE_RELAY_PROVIDER_UNAVAILABLE" });
+      },
+    );
 
     // Last: it closes the relay the tests share and leaves it closed.
     it("keeps the conversation across a relay restart (session/load); no agent process outlives the closed relay, idle, hanging or waiting on a card", async () => {
