@@ -1,5 +1,6 @@
 import * as acp from "@agentclientprotocol/sdk";
 import type { AgentAccess } from "@oar/engine";
+import { CANCELLED } from "./acp-permissions";
 import {
   type AcpAgentProcess,
   type AcpClientHandlers,
@@ -29,8 +30,6 @@ export interface AcpAgent {
   /** Set while a turn runs. */
   sink: TurnSink | undefined;
 }
-
-const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
 /** Starts the agent and asks `initialize`; the process is killed when that fails. */
 export async function startAcpAgent(options: {

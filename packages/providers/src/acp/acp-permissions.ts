@@ -16,7 +16,8 @@ export interface PermissionContext {
   readonly note: (line: string) => void;
 }
 
-const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
+/** The answer to a permission request nobody decided (a stop, no turn to ask in). */
+export const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
 const selected = (option: acp.PermissionOption): acp.RequestPermissionResponse => ({
   outcome: { outcome: "selected", optionId: option.optionId },

@@ -58,10 +58,22 @@ function definedAcpProvider(id: string, definition: AcpAgentDefinition, options:
       argv: (values) => [program, ...fillPlaceholders(args, values)],
       env: { ...options.env, ...definition.env },
       ...(definition.timeoutSeconds === undefined ? {} : { timeoutSeconds: definition.timeoutSeconds }),
-      killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-      cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
-      idleMs: options.idleMs ?? DEFAULT_ACP_IDLE_MS,
-      clock: options.clock ?? systemClock,
+      ...agentTiming(options),
     },
   });
+}
+
+/** The grace periods, idle time and clock of an agent, the defaults where the options give none. */
+export function agentTiming(options: {
+  readonly killGraceMs?: number;
+  readonly cancelGraceMs?: number;
+  readonly idleMs?: number;
+  readonly clock?: Clock;
+}): { killGraceMs: number; cancelGraceMs: number; idleMs: number; clock: Clock } {
+  return {
+    killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+    idleMs: options.idleMs ?? DEFAULT_ACP_IDLE_MS,
+    clock: options.clock ?? systemClock,
+  };
 }

@@ -1,9 +1,8 @@
-import { type Clock, RelayError, systemClock } from "@oar/core";
+import { type Clock, RelayError } from "@oar/core";
 import type { Provider, ProviderInfo, ProviderSource } from "@oar/engine";
 import { createAcpProvider } from "../acp/acp-provider";
-import { DEFAULT_ACP_IDLE_MS, DEFAULT_CANCEL_GRACE_MS } from "../acp/acp-source";
+import { agentTiming } from "../acp/acp-source";
 import { resolveProgram } from "../claude/claude-binary";
-import { DEFAULT_KILL_GRACE_MS } from "../command/process-group";
 import { COPILOT_EFFORTS, COPILOT_PROVIDER_ID, copilotModels } from "./copilot-models";
 
 export interface CopilotSourceOptions {
@@ -70,10 +69,7 @@ export function copilotProviderSource(options: CopilotSourceOptions): ProviderSo
               ...(effort === "" ? [] : ["--reasoning-effort", effort]),
             ],
             env,
-            killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-            cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
-            idleMs: options.idleMs ?? DEFAULT_ACP_IDLE_MS,
-            clock: options.clock ?? systemClock,
+            ...agentTiming(options),
           },
         }),
       ];
