@@ -41,6 +41,7 @@ export type {
   Provider,
   ProviderInfo,
   ProviderModel,
+  ProviderSessionSettings,
   ProviderSource,
   QuestionAnswer,
   TaskEnd,

@@ -362,7 +362,7 @@ export {
 } from "./results/subscription";
 export { type IsoDateTime, IsoDateTimeSchema, isIsoDateTimeWithOffset } from "./time/iso-date-time";
 export { isIanaTimeZone } from "./time/time-zone";
-export { LEGACY_RELAY_TOOL_NAME, RELAY_TOOL_NAME } from "./tool-name";
+export { LEGACY_RELAY_TOOL_NAME, RELAY_TOOL_DESCRIPTION, RELAY_TOOL_NAME } from "./tool-name";
 export {
   type EndedTurnStatus,
   EndedTurnStatusSchema,

@@ -44,6 +44,7 @@ describe("error codes (§37, GAP-20/21)", () => {
   it("R-BILL-04/R-MDL-06: provider codes travel in remoteCode, not in code", () => {
     expect(KnownRemoteCodeSchema.options).toEqual([
       "CLAUDE_API_CAP_REACHED",
+      "MONTHLY_CAP_REACHED",
       "COPILOT_MODEL_UNAVAILABLE",
       "CLAUDE_PROVIDER_REQUIRED",
     ]);

@@ -2,6 +2,7 @@ import type { CallOf } from "@oar/schema";
 import { recordSessionGone } from "../outbox/outbox";
 import { type ActionContext, type ActionSuccess, changeAtomically } from "./context";
 import { gated } from "./gated";
+import { discardSessionFiles } from "./session-place";
 import { refuseSelf, requireSession } from "./sessions";
 
 /**
@@ -26,7 +27,8 @@ export async function archive(ctx: ActionContext, call: CallOf<"archive">): Prom
     await stores.sessions.archiveSession({ id: session.id, at });
     await recordSessionGone({ stores, ids, relayName: relay.name }, session, "archived", at);
   });
-  // An archived session runs nothing in the background.
+  // An archived session runs nothing in the background, and keeps no clone.
   await ctx.runtime.endTasks(session.id);
+  await discardSessionFiles(ctx.deps, ctx.runtime, session);
   return { session: session.id, details: "archived", fields: { session: session.id, archived: true } };
 }

@@ -14,6 +14,8 @@ const BILLINGS: Readonly<Record<string, "subscription" | "api_key">> = {
 
 /** The relay's own codes carried in `remoteCode` (R-BILL-04). */
 export const CLAUDE_API_CAP_REACHED = "CLAUDE_API_CAP_REACHED";
+/** The same refusal for another provider with a cap (grok, deepseek): R-BILL-04's code names Claude API. */
+export const MONTHLY_CAP_REACHED = "MONTHLY_CAP_REACHED";
 export const PROVIDER_NOT_CONFIGURED = "PROVIDER_NOT_CONFIGURED";
 
 /**
@@ -42,7 +44,7 @@ export async function refuseUnavailable(
     refuse(
       "REMOTE_RELAY_PROVIDER_UNAVAILABLE",
       `${provider.label} on relay "${relayName}" reached its monthly cap of ${cap} USD (${spent.toFixed(2)} USD spent this month). ${remedy}${nothing}`,
-      { remoteCode: CLAUDE_API_CAP_REACHED },
+      { remoteCode: provider.id === "claude-api" ? CLAUDE_API_CAP_REACHED : MONTHLY_CAP_REACHED },
     );
   }
 }

@@ -14,6 +14,9 @@ export interface CallerProfile {
   readonly effort: string | null;
   readonly mode: Mode;
   readonly cwd: string | null;
+  /** A repository session's repository and branch (R-CRE-07), passed on like the folder. */
+  readonly repo: string | null;
+  readonly branch: string | null;
   readonly group: SessionRecord["group"];
   /** An agent started this conversation (R-LOCAL-03). */
   readonly startedByAgent: boolean;
@@ -31,6 +34,8 @@ export function callerProfileOf(session: SessionRecord): CallerProfile {
     effort: session.effort,
     mode: session.mode,
     cwd: session.cwd,
+    repo: session.repo,
+    branch: session.branch,
     group: session.group,
     startedByAgent: session.createdBy !== null,
     mayCreateSessions: session.mayCreateSessions,

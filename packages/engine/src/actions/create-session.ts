@@ -2,15 +2,14 @@ import type { CallOf, GroupRef } from "@oar/schema";
 import type { GroupRecord } from "../ports/group-store";
 import type { ProviderInfo } from "../ports/provider";
 import type { SessionRecord } from "../ports/session-store";
-import { isAllowedFolder } from "../settings/allowed-folders";
 import { queueAgentPrompt } from "./agent-prompt";
 import { refuseUnavailable } from "./billing";
 import { type ActionSuccess, type CallerContext, changeAtomically } from "./context";
-import { checkFolder, defaultFolder } from "./folders";
 import { findOneGroup, groupNamer, refuseUnknownGroup } from "./groups";
 import { checkEffort, checkModel } from "./model-check";
 import { defaultModel, findProvider, startableProviders, UNLISTED_MODEL } from "./providers";
 import { refuse } from "./refusal";
+import { placeSession } from "./session-place";
 import { refuseFifthActive, refuseSecondLevel } from "./session-rules";
 import { callerProvenance } from "./sessions";
 import { waitForTurn } from "./waiting";
@@ -86,14 +85,6 @@ function chooseEffort(
   }
   const inherited = ctx.caller.effort;
   return inherited !== null && provider.efforts.includes(inherited) ? inherited : null;
-}
-
-function chooseFolder(ctx: CallerContext, requested: string | undefined): string | null {
-  if (requested !== undefined) {
-    return checkFolder(ctx.deps, requested, NOTHING_CREATED);
-  }
-  const inherited = ctx.caller.cwd;
-  return inherited !== null && isAllowedFolder(ctx.deps, inherited) ? inherited : defaultFolder(ctx.deps);
 }
 
 function titleFromText(text: string): string {
@@ -194,7 +185,7 @@ export async function createSession(
   const { model, modelNote } = chooseModel(ctx, provider, call.model);
   const effort = chooseEffort(ctx, provider, call.effort);
   const mode = call.mode ?? caller.mode;
-  const cwd = chooseFolder(ctx, call.cwd);
+  const place = placeSession(ctx.deps, provider, call, caller, NOTHING_CREATED);
   const requestedGroup =
     call.group === undefined ? null : await findOneGroup(ctx.deps, call.group, NO_SESSION_CREATED);
   const title = call.title ?? titleFromText(call.text);
@@ -216,9 +207,7 @@ export async function createSession(
       model,
       effort,
       mode,
-      cwd,
-      repo: call.repo ?? null,
-      branch: call.branch ?? null,
+      ...place,
       createdBy: tx.from,
       // R-UI-03: the `via agent · "title"` badge names the starting conversation.
       viaAgent: caller.title,
@@ -247,8 +236,8 @@ export async function createSession(
       mode,
       effort,
       title,
-      ...(call.repo === undefined ? {} : { repo: call.repo }),
-      ...(call.branch === undefined ? {} : { branch: call.branch }),
+      ...(place.repo === null ? {} : { repo: place.repo }),
+      ...(place.branch === null ? {} : { branch: place.branch }),
       group: placement.group,
       ...(placement.warning === undefined ? {} : { groupWarning: placement.warning }),
       ...(modelNote === undefined ? {} : { modelNote }),

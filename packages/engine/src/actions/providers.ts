@@ -24,6 +24,7 @@ export function offeredProviders(deps: EngineDeps): WireProviderInfo[] {
     defaultModel: defaultModel(info),
     models: (info.models ?? []).map((model) => model.id),
     efforts: [...info.efforts],
+    ...(info.worksOn === undefined ? {} : { worksOn: info.worksOn }),
     ...(info.notConfigured === undefined ? {} : { notConfigured: info.notConfigured }),
   }));
 }

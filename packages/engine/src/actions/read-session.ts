@@ -4,6 +4,7 @@ import type { MessageRecord, SessionRecord } from "../ports/session-store";
 import { readableSince, taskSummary, taskViewContext } from "../tasks/task-views";
 import type { ActionContext, ActionSuccess } from "./context";
 import { groupNamer } from "./groups";
+import { repositoryOf } from "./session-entry";
 import { refuseUnknownSession, sessionState } from "./sessions";
 import { plural } from "./summary";
 import { pendingQuestionView } from "./waiting";
@@ -99,6 +100,7 @@ export async function readSession(ctx: ActionContext, call: CallOf<"read_session
       model: session.model,
       state: sessionState(session, ctx.runtime),
       cwd: session.cwd,
+      ...repositoryOf(session),
       ...(session.archivedAt !== null ? { archived: true } : {}),
       inFlight,
       pendingQuestions: [

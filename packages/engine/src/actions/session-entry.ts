@@ -6,6 +6,17 @@ import { type TaskViewContext, taskSummary } from "../tasks/task-views";
 import type { ActionContext } from "./context";
 import { sessionState } from "./sessions";
 
+/** A repository session's `repo` and `branch` (R-CRE-08), as list_sessions and read_session show them. */
+export function repositoryOf(session: { readonly repo: string | null; readonly branch: string | null }): {
+  repo?: string;
+  branch?: string;
+} {
+  return {
+    ...(session.repo === null ? {} : { repo: session.repo }),
+    ...(session.branch === null ? {} : { branch: session.branch }),
+  };
+}
+
 /** A session as list_sessions shows it (DESIGN GAP-06, R-LSES-01 … R-LSES-07). */
 export function sessionListEntry(
   ctx: ActionContext,
@@ -20,6 +31,7 @@ export function sessionListEntry(
     model: session.model,
     state: sessionState(session, ctx.runtime),
     cwd: session.cwd,
+    ...repositoryOf(session),
     lastActivityAt: toIso(session.lastActivityAt),
     messageCount: session.messageCount,
     tasks: tasks.records.map((task) => taskSummary(task, tasks.view)),

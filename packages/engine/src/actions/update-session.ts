@@ -17,6 +17,7 @@ import { findGroupsByRef, groupNamer, refuseAmbiguousGroup, refuseUnknownGroup }
 import { checkEffort, checkModel } from "./model-check";
 import { providerOfSession } from "./providers";
 import { refuse } from "./refusal";
+import { refuseFolderOfRepository } from "./session-place";
 import { refuseSelf, requireSession, startedByCaller } from "./sessions";
 
 const NOTHING_CHANGED = "Nothing was changed.";
@@ -116,14 +117,38 @@ async function settingsView(ctx: ActionContext, session: SessionRecord): Promise
   };
 }
 
-function claudeOnlyNote(provider: ProviderInfo, call: CallOf<"update_session">): string[] {
+/**
+ * R-UPD-07/08: what the agent must know about the window and thinking it set: on a provider where
+ * they take effect nothing, else which of them change nothing there, and what `0` stands for.
+ */
+function providerSettingsNotes(provider: ProviderInfo, call: CallOf<"update_session">): string[] {
   const named = PROVIDER_SETTINGS.filter((setting) => call[setting] !== undefined);
-  if (named.length === 0 || provider.id.startsWith("claude")) {
+  if (named.length === 0) {
     return [];
   }
-  return [
-    `${named.join(", ")} apply only to Claude sessions (Claude API included): kept in the session's settings, they change nothing for provider "${provider.id}".`,
-  ];
+  const applies = provider.sessionSettings;
+  if (applies === undefined) {
+    return [
+      `${named.join(", ")} apply only to Claude sessions (Claude API included): kept in the session's settings, they change nothing for provider "${provider.id}".`,
+    ];
+  }
+  const notes: string[] = [];
+  const window = applies.window;
+  if (call.auto_compact_window !== undefined && window === false) {
+    notes.push(`auto_compact_window changes nothing for provider "${provider.id}".`);
+  } else if (call.auto_compact_window === 0 && typeof window === "object") {
+    notes.push(
+      `auto_compact_window 0 means ${window.zeroMeansTokens.toLocaleString("en-US")} tokens for provider "${provider.id}".`,
+    );
+  }
+  const thinkingNamed = named.filter((setting) => setting !== "auto_compact_window");
+  if (thinkingNamed.length > 0 && applies.thinking !== true) {
+    const verb = thinkingNamed.length === 1 ? "does" : "do";
+    notes.push(
+      `${thinkingNamed.join(" and ")} ${verb} not take effect for provider "${provider.id}": ${applies.thinking}`,
+    );
+  }
+  return notes;
 }
 
 type RowSetting = "model" | "effort" | "mode" | "title" | "cwd";
@@ -224,6 +249,9 @@ export async function updateSession(
   if (call.effort !== undefined) {
     checkEffort({ provider, effort: call.effort, nothing: NOTHING_CHANGED });
   }
+  if (call.cwd !== undefined) {
+    refuseFolderOfRepository(provider, target, NOTHING_CHANGED);
+  }
   const cwd = call.cwd === undefined ? undefined : checkFolder(ctx.deps, call.cwd, NOTHING_CHANGED);
   const groupPlan = call.group === undefined ? null : await planGroup(ctx, target, call.group);
 
@@ -241,7 +269,7 @@ export async function updateSession(
       );
     }
   }
-  const notes = claudeOnlyNote(provider, call);
+  const notes = providerSettingsNotes(provider, call);
   const order = UPDATE_SESSION_SETTINGS.filter((setting) => changed.has(setting));
   if (order.length === 0) {
     return {

@@ -25,6 +25,8 @@ function profileOf(origin: PeerOrigin): CallerProfile {
     effort: defaults.effort ?? null,
     mode: defaults.mode ?? "agent",
     cwd: null,
+    repo: null,
+    branch: null,
     group: null,
     // The calling relay applied the one-level rule to its own conversation (R-LOCAL-03).
     startedByAgent: false,

@@ -1,4 +1,5 @@
 import { RelayError } from "@oar/core";
+import { moveSessionFiles } from "../actions/session-place";
 import { recordSessionGone } from "../outbox/outbox";
 import { continuedInLine, summarizeConversation } from "./compaction-summary";
 import type { OwnerSessionDetail } from "./owner-api";
@@ -105,6 +106,7 @@ export async function compactOwnerSession(
     return session;
   });
   await ctx.runtime.endTasks(id);
+  await moveSessionFiles(deps, ctx.runtime, { from: id, to: created.id, provider: old.provider });
   if (startsTurn) {
     ctx.runtime.kick(created.id);
   }

@@ -1,9 +1,10 @@
 import { RelayError } from "@oar/core";
 import type { OwnerCreateSessionBody, OwnerPatchSessionBody, SessionScope } from "@oar/schema";
-import { checkFolder, defaultFolder } from "../actions/folders";
+import { checkFolder } from "../actions/folders";
 import { findOneGroup } from "../actions/groups";
 import { checkEffort, checkModel } from "../actions/model-check";
 import { defaultModel, UNLISTED_MODEL } from "../actions/providers";
+import { discardSessionFiles, placeSession, refuseFolderOfRepository } from "../actions/session-place";
 import { recordSessionGone, recordTurnEnded } from "../outbox/outbox";
 import type { MessageRecord, SessionPatch, SessionRecord, TurnRecord } from "../ports/session-store";
 import type { OwnerSessionDetail, OwnerSessionView } from "./owner-api";
@@ -67,8 +68,7 @@ export async function createOwnerSession(
     });
   }
   const model = body.model ?? defaultModel(provider.info) ?? UNLISTED_MODEL;
-  const cwd =
-    body.cwd === undefined ? defaultFolder(deps) : checkFolder(deps, body.cwd, "Nothing was created.");
+  const place = placeSession(deps, provider.info, body, null, "Nothing was created.");
   const group =
     body.group === undefined ? null : await findOneGroup(deps, body.group, "No session was created.");
   const now = deps.clock.now();
@@ -80,7 +80,7 @@ export async function createOwnerSession(
       provider: provider.info.id,
       model,
       mode: body.mode ?? "agent",
-      cwd,
+      ...place,
       createdAt: now,
     });
     if (group) {
@@ -217,6 +217,9 @@ export async function patchOwnerSession(
   }
   const groupTarget =
     typeof body.group === "string" ? await findOneGroup(deps, body.group, "Nothing was changed.") : null;
+  if (body.cwd !== undefined) {
+    refuseFolderOfRepository(providerOf(ctx, session).info, session, "Nothing was changed.");
+  }
   const cwd = body.cwd === undefined ? undefined : checkFolder(deps, body.cwd, "Nothing was changed.");
   const moves = cwd !== undefined && cwd !== session.cwd;
   if (moves && (await deps.stores.sessions.listActiveTurns({ sessionId: id })).length > 0) {
@@ -263,8 +266,9 @@ export async function archiveOwnerSession(ctx: OwnerContext, id: string): Promis
     }
     return archived;
   }).then(async (archived) => {
-    // An archived session runs nothing in the background.
+    // An archived session runs nothing in the background, and keeps no clone.
     await ctx.runtime.endTasks(id);
+    await discardSessionFiles(ctx.deps, ctx.runtime, archived);
     return archived;
   });
 }
@@ -309,4 +313,5 @@ export async function deleteOwnerSession(ctx: OwnerContext, id: string): Promise
   });
   ctx.live.liveCallers.delete(id);
   await ctx.runtime.killWorker(id);
+  await discardSessionFiles(ctx.deps, ctx.runtime, session);
 }

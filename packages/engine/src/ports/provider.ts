@@ -1,6 +1,6 @@
 import type { Clock } from "@oar/core";
 import type { Mode } from "@oar/schema";
-import type { JsonValue } from "./json";
+import type { JsonObject, JsonValue } from "./json";
 
 export interface ProviderModel {
   readonly id: string;
@@ -28,11 +28,29 @@ export interface ProviderInfo {
   /** A monthly spending cap in USD (`claude-api`): past it, prompts are refused (R-BILL-04/06). */
   readonly monthlyCapUsd?: number;
   /**
+   * `repository`: a session works on its own clone of a repository (`claude-cloud`, R-CRE-07):
+   * create_session takes `repo`/`branch` and no `cwd`, update_session no `cwd` (R-UPD-24).
+   */
+  readonly worksOn?: "repository";
+  /**
+   * Which of update_session's provider settings take effect on the next turns (R-UPD-07/08);
+   * without it, none does and the result's note says so.
+   */
+  readonly sessionSettings?: ProviderSessionSettings;
+  /**
    * How the provider works out the cost it reports, when that is an estimate and not a bill
    * (Claude Code prices the tokens from its own table): `usage` names the cost figures as
    * estimated and gives this text. Without it the reported cost is taken as exact.
    */
   readonly costEstimate?: string;
+}
+
+/** R-UPD-07/08: what `auto_compact_window` and `thinking_enabled` do on a provider's sessions. */
+export interface ProviderSessionSettings {
+  /** The window takes effect; `zeroMeansTokens`: what `0` stands for (DeepSeek: 400,000). */
+  readonly window: boolean | { readonly zeroMeansTokens: number };
+  /** `true` when thinking can be turned on and off; else why it does not take effect. */
+  readonly thinking: true | string;
 }
 
 /** The session a worker runs for, as it is when the worker starts. */
@@ -43,6 +61,9 @@ export interface WorkerSession {
   readonly effort: string | null;
   readonly mode: Mode;
   readonly cwd: string | null;
+  /** A repository session's `owner/name` or URL and branch (R-CRE-07); `null` for a folder session. */
+  readonly repo?: string | null;
+  readonly branch?: string | null;
   readonly providerState: JsonValue;
 }
 
@@ -53,6 +74,8 @@ export interface TurnInput {
   readonly effort: string | null;
   readonly mode: Mode;
   readonly cwd: string | null;
+  /** The session's provider settings as update_session keeps them (`auto_compact_window`, …). */
+  readonly settings?: JsonObject;
 }
 
 /** How a worker's own agent reaches this relay as its session (DESIGN §5: OAR_RELAY_URL, OAR_AGENT_TOKEN). */
@@ -156,4 +179,11 @@ export interface Provider {
   readonly info: ProviderInfo;
   /** `null` for a provider whose agent runs outside the relay. */
   startWorker(session: WorkerSession): Worker | null;
+  /**
+   * Removes what the provider keeps on disk for a session (a repository session's clone), once
+   * the session is archived or deleted and its worker closed.
+   */
+  discardSession?(sessionId: string): Promise<void>;
+  /** Hands what it keeps for a session on to the session that continues it (compaction). */
+  moveSessionFiles?(from: string, to: string): Promise<void>;
 }

@@ -117,6 +117,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
           effort: session.effort,
           mode: record.origin.mode ?? session.mode,
           cwd: session.cwd,
+          settings: session.settings,
         },
       });
     } catch (error) {

@@ -69,6 +69,8 @@ export function createWorkerPool(ctx: RuntimeContext): WorkerPool {
         effort: session.effort,
         mode: session.mode,
         cwd: session.cwd,
+        repo: session.repo,
+        branch: session.branch,
         providerState: session.providerState,
       });
       if (!worker) {

@@ -160,19 +160,6 @@ describe("create_session (§15)", () => {
     expect(await h.stores.sessions.listSessions()).toHaveLength(1);
   });
 
-  it("repo and branch are kept and returned", async () => {
-    const h = await createHarness();
-    const result = await h.ok({
-      action: "create_session",
-      relay: "this",
-      text: "hi",
-      repo: "org/repo",
-      branch: "main",
-    });
-    expect(result).toMatchObject({ repo: "org/repo", branch: "main" });
-    expect(await h.session(result.session as string)).toMatchObject({ repo: "org/repo", branch: "main" });
-  });
-
   it("R-WST-07: wait_seconds 0 returns at once with the turn queued or running", async () => {
     const h = await createHarness();
     const result = await h.ok({ action: "create_session", relay: "this", text: "hold", wait_seconds: 0 });

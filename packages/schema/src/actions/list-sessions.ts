@@ -22,6 +22,9 @@ export const SessionListEntrySchema = z.object({
   model: z.string(),
   state: SessionStateSchema,
   cwd: z.string().nullable(),
+  /** A repository session's repository and branch (R-CRE-07/08). */
+  repo: z.string().optional(),
+  branch: z.string().optional(),
   lastActivityAt: IsoDateTimeSchema,
   messageCount: z.number().int().min(0),
   tasks: z.array(TaskSummarySchema),

@@ -52,6 +52,9 @@ export const ReadSessionResultSchema = okResultSchema({
   model: z.string(),
   state: SessionStateSchema,
   cwd: z.string().nullable(),
+  /** A repository session's repository and branch (R-CRE-07/08). */
+  repo: z.string().optional(),
+  branch: z.string().optional(),
   archived: z.boolean().optional(),
   /** A reply still being written, or null. */
   inFlight: z.object({ text: z.string(), message_id: z.string().optional() }).nullable(),

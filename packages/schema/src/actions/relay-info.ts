@@ -16,6 +16,8 @@ export const ProviderInfoSchema = z.object({
   defaultModel: z.string().nullable(),
   models: z.array(z.string()),
   efforts: z.array(z.string()),
+  /** `repository`: its sessions work on a clone of a repository, started with `repo`/`branch` instead of `cwd` (R-CRE-07). */
+  worksOn: z.literal("repository").optional(),
   /** Why sessions cannot run on it now (Claude Code's CLI not found, no API key). */
   notConfigured: z.string().optional(),
 });

@@ -70,6 +70,7 @@ export const errorCodeMeanings: Record<ErrorCode, string> = {
  */
 export const KnownRemoteCodeSchema = z.enum([
   "CLAUDE_API_CAP_REACHED",
+  "MONTHLY_CAP_REACHED",
   "COPILOT_MODEL_UNAVAILABLE",
   "CLAUDE_PROVIDER_REQUIRED",
 ]);

@@ -15,6 +15,9 @@ export const OwnerCreateSessionBodySchema = storableBody(
     provider: nonBlankString(LIMITS.nameMaxChars).optional(),
     model: nonBlankString(LIMITS.nameMaxChars).optional(),
     cwd: nonBlankString(LIMITS.cwdMaxChars).optional(),
+    // A repository session's (claude-cloud, R-CRE-07) instead of cwd.
+    repo: nonBlankString(LIMITS.repoMaxChars).optional(),
+    branch: nonBlankString(LIMITS.branchMaxChars).optional(),
     title: nonBlankString(LIMITS.titleMaxChars).optional(),
     mode: ModeSchema.optional(),
     group: nonBlankString(LIMITS.nameMaxChars).optional(),
