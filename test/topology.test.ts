@@ -25,8 +25,16 @@ const ALLOWED: Record<string, { runtime: string[]; typeOnly?: string[]; testOnly
   },
   "@oar/engine": { runtime: ["@oar/schema", "@oar/core", "@oar/permissions", "@oar/scheduler"] },
   "@oar/providers": {
-    // The acp provider is an Agent Client Protocol client (DESIGN §5).
-    runtime: ["@oar/schema", "@oar/core", "@oar/engine", "@agentclientprotocol/sdk"],
+    // The acp provider is an Agent Client Protocol client; grok and deepseek run their loop with the
+    // AI SDK against an OpenAI-compatible chat API (DESIGN §5).
+    runtime: [
+      "@oar/schema",
+      "@oar/core",
+      "@oar/engine",
+      "@agentclientprotocol/sdk",
+      "ai",
+      "@ai-sdk/openai-compatible",
+    ],
     // The Claude Code and Copilot providers are tested against the real CLIs calling a real MCP server.
     testOnly: ["@anthropic-ai/claude-code", "@github/copilot", "@modelcontextprotocol/sdk"],
   },

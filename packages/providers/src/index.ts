@@ -9,6 +9,12 @@ export {
   DEFAULT_ACP_IDLE_MS,
   DEFAULT_CANCEL_GRACE_MS,
 } from "./acp/acp-source";
+export {
+  type ApiChatSourceOptions,
+  apiChatProviderSource,
+  DEFAULT_API_CHAT_MAX_STEPS,
+  DEFAULT_API_CHAT_TIMEOUT_SECONDS,
+} from "./api-chat/api-chat-source";
 export { findClaudeBinary } from "./claude/claude-binary";
 export { PERMISSION_MODE_OF, RELAY_MCP_TOOL } from "./claude/claude-invocation";
 export { CLAUDE_EFFORTS, CLAUDE_MODELS, CLAUDE_PROVIDER_INFO } from "./claude/claude-models";
@@ -23,6 +29,12 @@ export {
   CLAUDE_PROVIDER_ID,
   MAX_MONTHLY_CAP_USD,
 } from "./claude/claude-settings";
+export { CLAUDE_CLOUD_INFO, CLOUD_TOOLS_WITHOUT_CARD } from "./claude-cloud/cloud-provider";
+export {
+  CLAUDE_CLOUD_PROVIDER_ID,
+  DEFAULT_GIT_BASE_URL,
+  repositoryUrl,
+} from "./claude-cloud/cloud-settings";
 export { type CommandProviderOptions, createCommandProvider } from "./command/command-provider";
 export { commandProviderSource } from "./command/command-source";
 export {

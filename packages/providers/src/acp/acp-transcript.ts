@@ -1,7 +1,6 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { shortInput } from "../claude/transcript";
-
-const MAX_RELAY_CALL_CHARS = 200;
+import { relayToolLine } from "../shared/relay-tool-line";
 
 /**
  * Whether a tool call is the relay's own `relay_tool` (Copilot names it `relay-relay_tool`, other
@@ -19,9 +18,7 @@ export function isRelayToolCall(toolCall: {
 /** The transcript line of a tool call: 🛰️ with its call for relay_tool, ⚙️ and its title for the rest. */
 export function acpToolLine(toolCall: acp.ToolCall): string {
   if (isRelayToolCall(toolCall)) {
-    const json = JSON.stringify(toolCall.rawInput ?? {});
-    const call = json.length > MAX_RELAY_CALL_CHARS ? `${json.slice(0, MAX_RELAY_CALL_CHARS - 1)}…` : json;
-    return `🛰️ relay_tool ${call}`;
+    return relayToolLine(toolCall.rawInput);
   }
   const title = toolCall.title.trim() || toolCall.name || toolCall.kind || "tool";
   const input = toolCall.rawInput === undefined ? "" : shortInput(toolCall.rawInput);

@@ -64,6 +64,9 @@ export async function runAcpPrompt(
   try {
     const end = await promptUntilCut(ctx, sessionId, input.prompt);
     await reportUsage(agent, io, end.kind === "answered" ? end.response : undefined);
+    if (end.kind === "failed" && agent.process.connection.signal.aborted) {
+      await exitSoon(agent);
+    }
     return outcomeOf(ctx, end);
   } finally {
     agent.sink = undefined;
@@ -159,6 +162,22 @@ async function reportUsage(agent: AcpAgent, io: TurnIO, response: acp.PromptResp
   if ((added.inputTokens ?? 0) > 0 || (added.outputTokens ?? 0) > 0 || added.costUsd !== undefined) {
     await io.reportUsage(added);
   }
+}
+
+/** How long a closed connection waits for its process's exit, to say how the agent ended. */
+const EXIT_AFTER_CLOSE_MS = 1_000;
+
+/** An agent whose connection closed has usually exited too: its exit status tells more than the close. */
+async function exitSoon(agent: AcpAgent): Promise<void> {
+  if (agent.process.exit() !== undefined) {
+    return;
+  }
+  const wait = new AbortController();
+  await Promise.race([
+    agent.process.exited,
+    delay(EXIT_AFTER_CLOSE_MS, undefined, { ref: false, signal: wait.signal }).catch(() => undefined),
+  ]);
+  wait.abort();
 }
 
 const STOP_REASON_ERRORS: Readonly<Record<string, string>> = {

@@ -35,6 +35,7 @@ export const CLAUDE_PROVIDER_INFO: ProviderInfo = {
   efforts: CLAUDE_EFFORTS,
   usageTracked: true,
   costEstimate: CLAUDE_SUBSCRIPTION_COST_ESTIMATE,
+  sessionSettings: { window: true, thinking: true },
 };
 
 /** `claude-api`'s offer: without a key it says it is not configured; its cap comes from the settings. */
@@ -49,6 +50,7 @@ export function claudeApiProviderInfo(
     efforts: CLAUDE_EFFORTS,
     usageTracked: true,
     costEstimate: CLAUDE_API_COST_ESTIMATE,
+    sessionSettings: { window: true, thinking: true },
     ...(apiKey === undefined ? { notConfigured: CLAUDE_API_NOT_CONFIGURED } : {}),
     ...(monthlyCapUsd === undefined ? {} : { monthlyCapUsd }),
   };

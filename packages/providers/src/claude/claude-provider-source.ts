@@ -1,5 +1,7 @@
 import { RelayError } from "@oar/core";
 import type { Provider, ProviderSource } from "@oar/engine";
+import { CLAUDE_CLOUD_INFO, createCloudProvider } from "../claude-cloud/cloud-provider";
+import { CLAUDE_CLOUD_PROVIDER_ID, checkCloudEntry, readCloudEntry } from "../claude-cloud/cloud-settings";
 import { resolveClaudeBinary } from "./claude-binary";
 import { CLAUDE_PROVIDER_INFO, claudeApiProviderInfo } from "./claude-models";
 import {
@@ -15,7 +17,15 @@ export interface ClaudeProviderSourceOptions {
   readonly bin?: string | null;
   /** The environment the CLI starts from: the composition root passes the relay's, without its secrets. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where `claude-cloud` sessions' clones go (the app passes `<data dir>/workspaces`); without
+   * it `claude-cloud` is listed as not configured.
+   */
+  readonly workspaceDir?: string;
 }
+
+const NO_WORKSPACE =
+  "Claude Cloud has no workspace on this relay (the relay was started without a data directory for its clones).";
 
 export function claudeNotFoundMessage(bin: string | null | undefined): string {
   return bin
@@ -25,22 +35,25 @@ export function claudeNotFoundMessage(bin: string | null | undefined): string {
 
 function notInstalled(bin: string | null | undefined): Provider[] {
   const notConfigured = claudeNotFoundMessage(bin);
-  return [CLAUDE_PROVIDER_INFO, claudeApiProviderInfo(undefined, undefined)].map((info) => ({
-    info: { ...info, notConfigured },
-    startWorker() {
-      throw new RelayError("REMOTE_RELAY_PROVIDER_UNAVAILABLE", notConfigured);
-    },
-  }));
+  return [CLAUDE_PROVIDER_INFO, claudeApiProviderInfo(undefined, undefined), CLAUDE_CLOUD_INFO].map(
+    (info) => ({
+      info: { ...info, notConfigured },
+      startWorker() {
+        throw new RelayError("REMOTE_RELAY_PROVIDER_UNAVAILABLE", notConfigured);
+      },
+    }),
+  );
 }
 
 /**
- * `claude` (the CLI's own login) and `claude-api` (the owner's API key, with a monthly cap),
- * both running Claude Code (DESIGN §5). Without the CLI both are listed as not configured.
+ * `claude` (the CLI's own login), `claude-api` (the owner's API key, with a monthly cap) and
+ * `claude-cloud` (the CLI's login, on a clone of a repository), all running Claude Code (DESIGN
+ * §5). Without the CLI all are listed as not configured.
  */
 export function claudeProviderSource(options: ClaudeProviderSourceOptions): ProviderSource {
   const { env } = options;
   return {
-    check: checkClaudeEntry,
+    check: (id, entry) => checkClaudeEntry(id, entry) ?? checkCloudEntry(id, entry),
     providers(entries) {
       const bin = resolveClaudeBinary(options.bin, env);
       if (bin === null) {
@@ -64,7 +77,21 @@ export function claudeProviderSource(options: ClaudeProviderSourceOptions): Prov
             session,
           }),
       };
-      return [subscription, apiKey];
+      const cloud: Provider =
+        options.workspaceDir === undefined
+          ? {
+              info: { ...CLAUDE_CLOUD_INFO, notConfigured: NO_WORKSPACE },
+              startWorker() {
+                throw new RelayError("REMOTE_RELAY_PROVIDER_UNAVAILABLE", NO_WORKSPACE);
+              },
+            }
+          : createCloudProvider({
+              bin,
+              env,
+              workspaceDir: options.workspaceDir,
+              entry: readCloudEntry(entries[CLAUDE_CLOUD_PROVIDER_ID]),
+            });
+      return [subscription, apiKey, cloud];
     },
   };
 }

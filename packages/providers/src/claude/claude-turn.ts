@@ -17,6 +17,8 @@ export interface ClaudeTurnContext {
   state: ClaudeProviderState;
   /** Aborted by a stop (the turn's signal) or by closing the worker. */
   readonly signal: AbortSignal;
+  /** Tools the CLI may use without a card, except in plan mode (a clone's edits and shell). */
+  readonly toolsWithoutCard?: readonly string[];
 }
 
 /**
@@ -37,6 +39,10 @@ export async function runClaudeTurn(
   let prompt = input.prompt;
   let startedOver = false;
 
+  // Plan mode changes nothing, so it gets none of them.
+  const withoutCard = input.mode === "plan" ? [] : (ctx.toolsWithoutCard ?? []);
+  const allowedTools = () => [...withoutCard, ...ctx.state.allowedTools];
+
   for (;;) {
     if (ctx.signal.aborted) {
       return { status: "stopped", ...reply.partial() };
@@ -49,7 +55,7 @@ export async function runClaudeTurn(
         mode: input.mode,
         resume: ctx.state.claudeSessionId,
         withRelayTool: access !== null,
-        allowedTools: ctx.state.allowedTools,
+        allowedTools: allowedTools(),
       }),
       cwd: input.cwd ?? ctx.cwd ?? undefined,
       env,
@@ -88,7 +94,7 @@ export async function runClaudeTurn(
     const allowed = await decideDenials(io, {
       denials: run.result?.denials ?? [],
       mode: input.mode,
-      allowedTools: ctx.state.allowedTools,
+      allowedTools: allowedTools(),
       asked,
       reply,
       signal: ctx.signal,

@@ -16,7 +16,16 @@ export interface CommandProviderDefinition {
 }
 
 /** Ids of the providers the relay has itself or configures apart: no command provider takes them. */
-export const RESERVED_PROVIDER_IDS = ["script", "external", "claude", "claude-api", "copilot"] as const;
+export const RESERVED_PROVIDER_IDS = [
+  "script",
+  "external",
+  "claude",
+  "claude-api",
+  "claude-cloud",
+  "copilot",
+  "grok",
+  "deepseek",
+] as const;
 
 export const COMMAND_DEFINITION_FIELDS = ["command", "models", "efforts", "timeoutSeconds", "label"] as const;
 

@@ -128,3 +128,22 @@ export function pinnedCopilotBinary(): string {
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: { copilot: string } };
   return join(dirname(manifestPath), manifest.bin.copilot);
 }
+
+/** The real Claude Code CLI offline, against the fake Messages API (DESIGN §5). */
+export function claudeTestEnv(api: { readonly url: string }): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "test-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    // MCP tools then go to the model directly, not behind the CLI's tool search.
+    ENABLE_TOOL_SEARCH: "false",
+  };
+}
+
+/** The Claude Code CLI pinned in this package's devDependencies (its postinstall put the native binary there). */
+export function pinnedClaudeBinary(): string {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve("@anthropic-ai/claude-code/package.json");
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: { claude: string } };
+  return join(dirname(manifestPath), manifest.bin.claude);
+}

@@ -8,16 +8,9 @@ import {
   type ScriptedReply,
   streamReply,
 } from "./anthropic-replies";
+import { type RecordedRequest, recordRequest } from "./recorded-request";
 
-export interface RecordedRequest {
-  readonly method: string;
-  /** Path and query, e.g. `/v1/messages?beta=true`. */
-  readonly path: string;
-  /** Lower-cased names, as Node gives them. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The parsed JSON body; the raw text when it is not JSON; `undefined` when empty. */
-  readonly body: unknown;
-}
+export type { RecordedRequest } from "./recorded-request";
 
 /**
  * A stand-in for the Anthropic Messages API, for running the real Claude Code CLI in tests:
@@ -127,15 +120,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   };
 
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const request: RecordedRequest = {
-        method: req.method ?? "GET",
-        path: req.url ?? "/",
-        headers: headersOf(req),
-        body: parseBody(Buffer.concat(chunks).toString("utf8")),
-      };
+    void recordRequest(req).then((request) => {
       requests.push(request);
       handle(req, res, request);
       settleWaiters();
@@ -174,27 +159,6 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) {
-      headers[name] = Array.isArray(value) ? value.join(", ") : value;
-    }
-  }
-  return headers;
-}
-
-function parseBody(raw: string): unknown {
-  if (raw === "") {
-    return undefined;
-  }
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
 }
 
 function stringField(body: unknown, field: string): string | undefined {

@@ -53,7 +53,10 @@ describe("ACP agent source: check (DESIGN §5 settings.providers.<id>.acp)", () 
       "providers.gemini.command: unknown field; an ACP agent takes acp, models, env, timeoutSeconds, label",
     ]);
     expect(problemsOf({}, "copilot")).toEqual([
-      'providers.copilot: "copilot" is a built-in provider id (script, external, claude, claude-api, copilot); give the ACP provider another id',
+      'providers.copilot: "copilot" is a built-in provider id (script, external, claude, claude-api, claude-cloud, copilot, grok, deepseek); give the ACP provider another id',
+    ]);
+    expect(problemsOf({}, "grok")).toEqual([
+      'providers.grok: "grok" is a built-in provider id (script, external, claude, claude-api, claude-cloud, copilot, grok, deepseek); give the ACP provider another id',
     ]);
   });
 

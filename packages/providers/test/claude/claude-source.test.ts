@@ -64,6 +64,25 @@ describe("claudeProviderSource: settings entries", () => {
     ]);
   });
 
+  it("takes an optional gitBaseUrl for claude-cloud, a URL git clones from", () => {
+    expect(source.check("claude-cloud", {})).toEqual([]);
+    for (const gitBaseUrl of [
+      "https://github.com/",
+      "file:///srv/git/",
+      "git@github.com:",
+      "ssh://git@host/x/",
+    ]) {
+      expect(source.check("claude-cloud", { gitBaseUrl })).toEqual([]);
+    }
+    expect(source.check("claude-cloud", { gitBaseUrl: "github.com", token: "t" })).toEqual([
+      "providers.claude-cloud.gitBaseUrl: must be a URL git clones from (https://, ssh://, git://, file:// or user@host:), under which owner/name repositories are found",
+      "providers.claude-cloud.token: unknown setting; claude-cloud takes gitBaseUrl",
+    ]);
+    expect(source.check("claude-cloud", "x")).toEqual([
+      'providers.claude-cloud: must be an object like {"gitBaseUrl": "https://github.com/"}',
+    ]);
+  });
+
   it("takes no settings for claude", () => {
     expect(source.check("claude", {})).toEqual([]);
     expect(source.check("claude", { apiKey: "k" })).toEqual([
@@ -73,11 +92,12 @@ describe("claudeProviderSource: settings entries", () => {
 });
 
 describe("claudeProviderSource: providers", () => {
-  it("lists both as not configured, saying why, when the CLI is not installed; neither starts a worker", () => {
+  it("lists all three as not configured, saying why, when the CLI is not installed; none starts a worker", () => {
     const onPath = claudeProviderSource({ env: { PATH: tempFolder() } }).providers({});
     expect(onPath.map((provider) => [provider.info.id, provider.info.notConfigured])).toEqual([
       ["claude", claudeNotFoundMessage(undefined)],
       ["claude-api", claudeNotFoundMessage(undefined)],
+      ["claude-cloud", claudeNotFoundMessage(undefined)],
     ]);
     const [named] = claudeProviderSource({ bin: "/nonexistent/claude", env: {} }).providers({});
     expect(named?.info.notConfigured).toBe(
@@ -86,12 +106,22 @@ describe("claudeProviderSource: providers", () => {
     expect(() => named?.startWorker(SESSION)).toThrow(/not found/);
   });
 
-  it("offers claude and claude-api when the CLI is on PATH; claude-api says it is not configured without a key", () => {
+  it("offers claude, claude-api and claude-cloud when the CLI is on PATH; claude-api says it is not configured without a key, claude-cloud without a workspace", () => {
     const source = claudeProviderSource({ env: { PATH: `/nonexistent:${folderWithClaude()}` } });
 
-    const [subscription, api, ...rest] = source.providers({});
+    const [subscription, api, cloud, ...rest] = source.providers({});
 
     expect(rest).toEqual([]);
+    expect(cloud?.info).toMatchObject({
+      id: "claude-cloud",
+      worksOn: "repository",
+      notConfigured: expect.stringContaining("no workspace"),
+    });
+    const withWorkspace = claudeProviderSource({
+      env: { PATH: folderWithClaude() },
+      workspaceDir: tempFolder(),
+    }).providers({});
+    expect(withWorkspace[2]?.info.notConfigured).toBeUndefined();
     expect(subscription?.info).toMatchObject({
       id: "claude",
       label: "Claude (subscription)",
@@ -122,6 +152,6 @@ describe("claudeProviderSource: providers", () => {
     const dir = folderWithClaude();
     expect(findClaudeBinary({ PATH: `relative:${dir}` })).toBe(join(dir, "claude"));
     expect(findClaudeBinary({})).toBeNull();
-    expect(claudeProviderSource({ bin: "claude", env: { PATH: dir } }).providers({})).toHaveLength(2);
+    expect(claudeProviderSource({ bin: "claude", env: { PATH: dir } }).providers({})).toHaveLength(3);
   });
 });

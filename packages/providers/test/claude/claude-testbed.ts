@@ -1,21 +1,13 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { Provider, TurnInput, Worker, WorkerSession } from "@oar/engine";
 import { onTestFinished } from "vitest";
 import { claudeProviderSource } from "../../src";
+import { claudeTestEnv, pinnedClaudeBinary } from "../../src/testing";
 import { type CliTestbed, createCliTestbed } from "../cli-testbed";
 
 // Waiting on a real CLI: it starts in well under a second here, but a loaded CI box is slower.
 export const CLAUDE_TEST_TIMEOUT_MS = 60_000;
 
-/** The pinned CLI of this package's devDependencies (its postinstall put the native binary there). */
-export function pinnedClaudeBinary(): string {
-  const require = createRequire(import.meta.url);
-  const manifestPath = require.resolve("@anthropic-ai/claude-code/package.json");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: { claude: string } };
-  return join(dirname(manifestPath), manifest.bin.claude);
-}
+export { pinnedClaudeBinary };
 
 export type ClaudeTestbed = CliTestbed;
 
@@ -24,13 +16,7 @@ export type ClaudeTestbed = CliTestbed;
  * over, when the test finishes.
  */
 export function createClaudeTestbed(): Promise<ClaudeTestbed> {
-  return createCliTestbed((fake) => ({
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: "test-key",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    // MCP tools then go to the model directly, not behind the CLI's tool search.
-    ENABLE_TOOL_SEARCH: "false",
-  }));
+  return createCliTestbed(claudeTestEnv);
 }
 
 export function findProvider(providers: readonly Provider[], id: string): Provider {

@@ -61,10 +61,19 @@ describe("command provider source: check (DESIGN §4 settings.providers)", () =>
   });
 
   it("refuses the reserved ids of built-in providers", () => {
-    expect(RESERVED_PROVIDER_IDS).toEqual(["script", "external", "claude", "claude-api", "copilot"]);
+    expect(RESERVED_PROVIDER_IDS).toEqual([
+      "script",
+      "external",
+      "claude",
+      "claude-api",
+      "claude-cloud",
+      "copilot",
+      "grok",
+      "deepseek",
+    ]);
     for (const id of RESERVED_PROVIDER_IDS) {
       expect(problemsOf({}, id)).toEqual([
-        `providers.${id}: "${id}" is a built-in provider id (script, external, claude, claude-api, copilot); give the command provider another id`,
+        `providers.${id}: "${id}" is a built-in provider id (script, external, claude, claude-api, claude-cloud, copilot, grok, deepseek); give the command provider another id`,
       ]);
     }
   });
