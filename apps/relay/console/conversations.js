@@ -78,6 +78,23 @@ async function newConversationForm() {
     value: roots[0] ?? "",
     autocomplete: "off",
   });
+  // A repository provider (claude-cloud) works on its own clone: a repository and a branch, no folder.
+  const repo = h("input", { name: "repo", autocomplete: "off", placeholder: "example-org/sample-repo" });
+  const branch = h("input", { name: "branch", autocomplete: "off", placeholder: "feature/banner" });
+  const folderField = field("Folder", folder, "Under the relay's allowed folders.");
+  const repoFields = h(
+    "div",
+    { class: "grid" },
+    field("Repository", repo, "owner/name or a URL git clones from."),
+    field("Branch", branch, "Checked out, or made from the default branch."),
+  );
+  const onRepository = () => usable.find((p) => p.id === provider.value)?.worksOn === "repository";
+  const showPlace = () => {
+    folderField.hidden = onRepository();
+    repoFields.hidden = !onRepository();
+  };
+  provider.addEventListener("input", showPlace);
+  showPlace();
   const title = h("input", { name: "title", autocomplete: "off" });
   const mode = h(
     "select",
@@ -94,11 +111,13 @@ async function newConversationForm() {
         event.preventDefault();
         error.textContent = "";
         const body = { provider: provider.value, model: model.value, mode: mode.value };
-        for (const [key, input] of [
-          ["cwd", folder],
-          ["title", title],
-          ["text", text],
-        ]) {
+        const place = onRepository()
+          ? [
+              ["repo", repo],
+              ["branch", branch],
+            ]
+          : [["cwd", folder]];
+        for (const [key, input] of [...place, ["title", title], ["text", text]]) {
           if (input.value.trim() !== "") {
             body[key] = input.value.trim();
           }
@@ -112,7 +131,8 @@ async function newConversationForm() {
       },
     },
     h("div", { class: "grid" }, field("Provider", provider), field("Model", model), field("Mode", mode)),
-    field("Folder", folder, "Under the relay's allowed folders."),
+    folderField,
+    repoFields,
     h(
       "datalist",
       { id: "allowed-roots" },

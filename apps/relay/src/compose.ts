@@ -3,6 +3,7 @@ import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClo
 import { createEngine, type Engine, type Provider } from "@oar/engine";
 import {
   acpProviderSource,
+  apiChatProviderSource,
   claudeProviderSource,
   commandProviderSource,
   copilotProviderSource,
@@ -85,6 +86,8 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
       claudeProviderSource({
         env: childEnv,
         ...(config.claudeBin === undefined ? {} : { bin: config.claudeBin }),
+        // claude-cloud's clones: under the data dir, never inside the owner's folders.
+        ...(isEmbeddedInMemory(config) ? {} : { workspaceDir: join(config.dataDir, "workspaces") }),
       }),
       copilotProviderSource({
         env: childEnv,
@@ -92,6 +95,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
         ...(config.copilotBin === undefined ? {} : { bin: config.copilotBin }),
       }),
       acpProviderSource({ env: childEnv, clock }),
+      apiChatProviderSource(),
     ],
     relayUrl: () => relayUrl,
     childEnv,

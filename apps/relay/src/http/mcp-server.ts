@@ -7,15 +7,16 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Engine } from "@oar/engine";
-import { LEGACY_RELAY_TOOL_NAME, RELAY_TOOL_NAME, relayToolInputJsonSchema } from "@oar/schema";
+import {
+  LEGACY_RELAY_TOOL_NAME,
+  RELAY_TOOL_DESCRIPTION,
+  RELAY_TOOL_NAME,
+  relayToolInputJsonSchema,
+} from "@oar/schema";
 
 const RELAY_TOOL: Tool = {
   name: RELAY_TOOL_NAME,
-  description:
-    "Work with other agent sessions on this relay and on paired relays: list and read sessions, " +
-    "prompt them (send), start new ones (create_session), wait for their replies, stop or archive " +
-    "them, answer their questions, watch them (subscribe), schedule prompts, and ask the user " +
-    "non-blocking questions. Pass `action` and that action's arguments; start with list_relays or relay_info.",
+  description: RELAY_TOOL_DESCRIPTION,
   inputSchema: relayToolInputJsonSchema as Tool["inputSchema"],
 };
 

@@ -1,4 +1,6 @@
-// The callbacks given to page.evaluate run in the page: they see the DOM.
+// The console's browser suite, run by console.browser.test.ts (PGlite) and
+// console-postgres.browser.test.ts (Postgres, and two paired relays), so the two halves run side
+// by side. The callbacks given to page.evaluate run in the page: they see the DOM.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -197,9 +199,22 @@ async function tapEveryCutText(page: Page): Promise<string[]> {
   return tapped;
 }
 
-function describeOn(label: string, database?: UseDatabase) {
+export function describeOn(label: string, database?: UseDatabase) {
   describe(`the owner's console in Chromium on ${label}`, { timeout: 60_000 }, () => {
     const t = useServedRelay("desk", database === undefined ? {} : { database });
+    // What the page makes of the relay's answers does not depend on the store: these run on PGlite
+    // only. The Postgres leg keeps what goes live through its rows: sign-in, a card and its answer,
+    // the event stream's replay after a cut, questions, and a conversation's life.
+    const onPGliteOnly = (name: string, test: () => Promise<void>) => {
+      if (database === undefined) {
+        it(name, test);
+      }
+    };
+    const describeOnPGliteOnly = (name: string, body: () => void) => {
+      if (database === undefined) {
+        describe(name, body);
+      }
+    };
 
     it("signs in with the owner token, says when a token is wrong, keeps it, and forgets it on sign out", async () => {
       const { page, requests } = await openConsole(browser(), t.served.base);
@@ -282,7 +297,7 @@ function describeOn(label: string, database?: UseDatabase) {
       }
     });
 
-    it("a new card raises a desktop notification once the owner permitted them", async () => {
+    onPGliteOnly("a new card raises a desktop notification once the owner permitted them", async () => {
       const { page } = await openConsole(browser(), t.served.base);
       // Headless Chromium shows no notification: the page's Notification is recorded instead.
       await page.addInitScript(() => {
@@ -308,18 +323,21 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(await call).toMatchObject({ ok: false, code: "REMOTE_RELAY_PERMISSION" });
     });
 
-    it("R-UI-01: Deny refuses the waiting call with REMOTE_RELAY_PERMISSION and nothing is created", async () => {
-      const { page } = await signedIn(t.served);
-      const { call, card } = await firstSessionCard(t.served, "Careless");
-      await page.locator(`[data-card="${card.id}"]`).getByRole("button", { name: "Deny" }).click();
-      const result: ToolResult = await call;
-      expect(result).toMatchObject({ ok: false, code: "REMOTE_RELAY_PERMISSION" });
-      const { sessions } = await t.served.ownerJson<{ sessions: { title: string }[] }>(
-        "GET",
-        "/v1/owner/sessions",
-      );
-      expect(sessions.map((session) => session.title)).not.toContain("Careless's helper");
-    });
+    onPGliteOnly(
+      "R-UI-01: Deny refuses the waiting call with REMOTE_RELAY_PERMISSION and nothing is created",
+      async () => {
+        const { page } = await signedIn(t.served);
+        const { call, card } = await firstSessionCard(t.served, "Careless");
+        await page.locator(`[data-card="${card.id}"]`).getByRole("button", { name: "Deny" }).click();
+        const result: ToolResult = await call;
+        expect(result).toMatchObject({ ok: false, code: "REMOTE_RELAY_PERMISSION" });
+        const { sessions } = await t.served.ownerJson<{ sessions: { title: string }[] }>(
+          "GET",
+          "/v1/owner/sessions",
+        );
+        expect(sessions.map((session) => session.title)).not.toContain("Careless's helper");
+      },
+    );
 
     it("R-QANS-02: a question answered in the Inbox wakes the agent that asked it", async () => {
       const { page } = await signedIn(t.served);
@@ -357,74 +375,80 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(await page.locator('[data-role="tool"]').first().textContent()).toMatch(/^🛰️ ask · relay desk ✓/);
     });
 
-    it("an Inbox question answered in free text, another dismissed: each closes as the owner said", async () => {
-      const { page } = await signedIn(t.served);
-      const asker = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
-        title: "Two questions",
-        text: [
-          '!tool {"action":"ask","question":"Name for the branch?"}',
-          '!tool {"action":"ask","question":"Rename the repo?","options":["yes","no"]}',
-        ].join("\n"),
-      });
-      const named = page.locator(".card.inbox", { hasText: "Name for the branch?" });
-      const rename = page.locator(".card.inbox", { hasText: "Rename the repo?" });
-      await rename.waitFor();
-      await named.getByLabel("Your answer").fill("release/2.4");
-      await named.getByRole("button", { name: "Answer" }).click();
-      await named.waitFor({ state: "detached" });
-      await rename.getByRole("button", { name: "Dismiss" }).click();
-      await rename.waitFor({ state: "detached" });
-      const { questions } = await t.served.ownerJson<{
-        questions: { question: string; status: string; answer: string | null; askedBy: { id: string } }[];
-      }>("GET", "/v1/owner/inbox?closed=true");
-      const mine = questions.filter((q) => q.askedBy.id === asker.id);
-      expect(mine.map(({ question, status, answer }) => ({ question, status, answer }))).toEqual(
-        expect.arrayContaining([
-          { question: "Name for the branch?", status: "answered", answer: "release/2.4" },
-          { question: "Rename the repo?", status: "dismissed", answer: null },
-        ]),
-      );
-    });
+    onPGliteOnly(
+      "an Inbox question answered in free text, another dismissed: each closes as the owner said",
+      async () => {
+        const { page } = await signedIn(t.served);
+        const asker = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+          title: "Two questions",
+          text: [
+            '!tool {"action":"ask","question":"Name for the branch?"}',
+            '!tool {"action":"ask","question":"Rename the repo?","options":["yes","no"]}',
+          ].join("\n"),
+        });
+        const named = page.locator(".card.inbox", { hasText: "Name for the branch?" });
+        const rename = page.locator(".card.inbox", { hasText: "Rename the repo?" });
+        await rename.waitFor();
+        await named.getByLabel("Your answer").fill("release/2.4");
+        await named.getByRole("button", { name: "Answer" }).click();
+        await named.waitFor({ state: "detached" });
+        await rename.getByRole("button", { name: "Dismiss" }).click();
+        await rename.waitFor({ state: "detached" });
+        const { questions } = await t.served.ownerJson<{
+          questions: { question: string; status: string; answer: string | null; askedBy: { id: string } }[];
+        }>("GET", "/v1/owner/inbox?closed=true");
+        const mine = questions.filter((q) => q.askedBy.id === asker.id);
+        expect(mine.map(({ question, status, answer }) => ({ question, status, answer }))).toEqual(
+          expect.arrayContaining([
+            { question: "Name for the branch?", status: "answered", answer: "release/2.4" },
+            { question: "Rename the repo?", status: "dismissed", answer: null },
+          ]),
+        );
+      },
+    );
 
-    it("text typed while a live redraw's data is on its way stays in its card, and answers it", async () => {
-      const { page } = await signedIn(t.served);
-      await t.served.ownerJson("POST", "/v1/owner/sessions", {
-        title: "Tagger",
-        text: '!tool {"action":"ask","question":"Which tag for the release?"}',
-      });
-      const tag = page.locator(".card.inbox", { hasText: "Which tag for the release?" });
-      await tag.waitFor();
-      // The next read of the Inbox is held: the redraw a new question starts waits on it while
-      // the owner types.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let reached = () => {};
-      const held = new Promise<void>((resolve) => {
-        reached = resolve;
-      });
-      await page.route(
-        "**/v1/owner/inbox",
-        async (route) => {
-          reached();
-          await released;
-          await route.continue();
-        },
-        { times: 1 },
-      );
-      await t.served.ownerJson("POST", "/v1/owner/sessions", {
-        title: "Dater",
-        text: '!tool {"action":"ask","question":"Which date for the release?"}',
-      });
-      await held;
-      await tag.getByLabel("Your answer").fill("v2.4.0");
-      release();
-      await page.locator(".card.inbox", { hasText: "Which date for the release?" }).waitFor();
-      expect(await tag.getByLabel("Your answer").inputValue()).toBe("v2.4.0");
-      await tag.getByRole("button", { name: "Answer" }).click();
-      await tag.waitFor({ state: "detached" });
-    });
+    onPGliteOnly(
+      "text typed while a live redraw's data is on its way stays in its card, and answers it",
+      async () => {
+        const { page } = await signedIn(t.served);
+        await t.served.ownerJson("POST", "/v1/owner/sessions", {
+          title: "Tagger",
+          text: '!tool {"action":"ask","question":"Which tag for the release?"}',
+        });
+        const tag = page.locator(".card.inbox", { hasText: "Which tag for the release?" });
+        await tag.waitFor();
+        // The next read of the Inbox is held: the redraw a new question starts waits on it while
+        // the owner types.
+        let release = () => {};
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let reached = () => {};
+        const held = new Promise<void>((resolve) => {
+          reached = resolve;
+        });
+        await page.route(
+          "**/v1/owner/inbox",
+          async (route) => {
+            reached();
+            await released;
+            await route.continue();
+          },
+          { times: 1 },
+        );
+        await t.served.ownerJson("POST", "/v1/owner/sessions", {
+          title: "Dater",
+          text: '!tool {"action":"ask","question":"Which date for the release?"}',
+        });
+        await held;
+        await tag.getByLabel("Your answer").fill("v2.4.0");
+        release();
+        await page.locator(".card.inbox", { hasText: "Which date for the release?" }).waitFor();
+        expect(await tag.getByLabel("Your answer").inputValue()).toBe("v2.4.0");
+        await tag.getByRole("button", { name: "Answer" }).click();
+        await tag.waitFor({ state: "detached" });
+      },
+    );
 
     it("R-RSES-02: a blocking question card answered in the Inbox lets its turn go on with that answer", async () => {
       const { page } = await signedIn(t.served);
@@ -444,31 +468,34 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(replied.text).toContain("answer: merge after the release notes");
     });
 
-    it("R-UI-07/R-UI-06: the watching chip lists the subscription; Unsubscribe ends it", async () => {
-      const watcher = await externalAgent(t.served, "Watcher");
-      const watched = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
-        title: "Watched",
-      });
-      const subscribing = t.served.tool(watcher.token, { action: "subscribe", sessions: [watched.id] });
-      const card = await cardOf(t.served, watcher.id);
-      await t.served.ownerJson("POST", `/v1/owner/cards/${card.id}`, { choice: "allow" });
-      expect(await subscribing).toMatchObject({ ok: true });
+    onPGliteOnly(
+      "R-UI-07/R-UI-06: the watching chip lists the subscription; Unsubscribe ends it",
+      async () => {
+        const watcher = await externalAgent(t.served, "Watcher");
+        const watched = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+          title: "Watched",
+        });
+        const subscribing = t.served.tool(watcher.token, { action: "subscribe", sessions: [watched.id] });
+        const card = await cardOf(t.served, watcher.id);
+        await t.served.ownerJson("POST", `/v1/owner/cards/${card.id}`, { choice: "allow" });
+        expect(await subscribing).toMatchObject({ ok: true });
 
-      const { page } = await signedIn(t.served);
-      await page.getByRole("link", { name: "Conversations" }).click();
-      const row = page.locator(`[data-session="${watched.id}"] .row`);
-      await row.getByText("watched", { exact: true }).waitFor();
-      await page.locator(`[data-session="${watcher.id}"] .row`).getByText("watching 1 session").waitFor();
+        const { page } = await signedIn(t.served);
+        await page.getByRole("link", { name: "Conversations" }).click();
+        const row = page.locator(`[data-session="${watched.id}"] .row`);
+        await row.getByText("watched", { exact: true }).waitFor();
+        await page.locator(`[data-session="${watcher.id}"] .row`).getByText("watching 1 session").waitFor();
 
-      await page.getByRole("link", { name: "Watcher" }).click();
-      await page.getByRole("heading", { name: "Watcher" }).waitFor();
-      await page.locator("details.chip > summary", { hasText: "watching 1 session" }).click();
-      await page.getByRole("button", { name: /Unsubscribe from “Watched”/ }).click();
-      await page.getByText("watching 1 session").waitFor({ state: "detached" });
-      const after = await detail(t.served, watcher.id);
-      expect(after.watching).toBe(0);
-      expect(after.subscriptions).toEqual([]);
-    });
+        await page.getByRole("link", { name: "Watcher" }).click();
+        await page.getByRole("heading", { name: "Watcher" }).waitFor();
+        await page.locator("details.chip > summary", { hasText: "watching 1 session" }).click();
+        await page.getByRole("button", { name: /Unsubscribe from “Watched”/ }).click();
+        await page.getByText("watching 1 session").waitFor({ state: "detached" });
+        const after = await detail(t.served, watcher.id);
+        expect(after.watching).toBe(0);
+        expect(after.subscriptions).toEqual([]);
+      },
+    );
 
     it("starts a conversation with a provider, model and folder; sets its switches; cancels its schedule; compacts and archives it", async () => {
       const { page } = await signedIn(t.served);
@@ -535,80 +562,83 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(archived.archivedAt).not.toBeNull();
     });
 
-    it("Settings → Relays saves the switches (the longest wait 120 ok, 119 held back) adds and removes a command provider, saying the relay's refusal, and adds an ACP agent without models", async () => {
-      const { page } = await signedIn(t.served);
-      await page.getByRole("link", { name: "Settings" }).click();
-      await page.getByLabel("Accept prompts from other relays' agents").uncheck();
-      await page.getByLabel("Longest wait (seconds)").fill("119");
-      const agentSessions = page.locator("section", {
-        has: page.getByRole("heading", { name: "Agent sessions" }),
-      });
-      await agentSessions.getByRole("button", { name: "Save" }).click();
-      // The browser holds the form back at the field's own limits.
-      expect(
-        await page
-          .getByLabel("Longest wait (seconds)")
-          .evaluate((input) => (input as HTMLInputElement).validity.rangeUnderflow),
-      ).toBe(true);
-      const unchanged = await t.served.ownerJson<{ acceptPromptsFromOtherRelays: boolean }>(
-        "GET",
-        "/v1/owner/settings",
-      );
-      expect(unchanged.acceptPromptsFromOtherRelays).toBe(true);
-      await page.getByLabel("Longest wait (seconds)").fill("120");
-      await agentSessions.getByRole("button", { name: "Save" }).click();
-      await eventually(async () => {
-        const saved = await t.served.ownerJson<{
-          acceptPromptsFromOtherRelays: boolean;
-          agentSessions: { longestWaitSeconds: number };
-        }>("GET", "/v1/owner/settings");
-        return saved.agentSessions.longestWaitSeconds === 120 && !saved.acceptPromptsFromOtherRelays
-          ? true
-          : undefined;
-      });
-      await page.getByLabel("Accept prompts from other relays' agents").check();
-      await agentSessions.getByRole("button", { name: "Save" }).click();
+    onPGliteOnly(
+      "Settings → Relays saves the switches (the longest wait 120 ok, 119 held back) adds and removes a command provider, saying the relay's refusal, and adds an ACP agent without models",
+      async () => {
+        const { page } = await signedIn(t.served);
+        await page.getByRole("link", { name: "Settings" }).click();
+        await page.getByLabel("Accept prompts from other relays' agents").uncheck();
+        await page.getByLabel("Longest wait (seconds)").fill("119");
+        const agentSessions = page.locator("section", {
+          has: page.getByRole("heading", { name: "Agent sessions" }),
+        });
+        await agentSessions.getByRole("button", { name: "Save" }).click();
+        // The browser holds the form back at the field's own limits.
+        expect(
+          await page
+            .getByLabel("Longest wait (seconds)")
+            .evaluate((input) => (input as HTMLInputElement).validity.rangeUnderflow),
+        ).toBe(true);
+        const unchanged = await t.served.ownerJson<{ acceptPromptsFromOtherRelays: boolean }>(
+          "GET",
+          "/v1/owner/settings",
+        );
+        expect(unchanged.acceptPromptsFromOtherRelays).toBe(true);
+        await page.getByLabel("Longest wait (seconds)").fill("120");
+        await agentSessions.getByRole("button", { name: "Save" }).click();
+        await eventually(async () => {
+          const saved = await t.served.ownerJson<{
+            acceptPromptsFromOtherRelays: boolean;
+            agentSessions: { longestWaitSeconds: number };
+          }>("GET", "/v1/owner/settings");
+          return saved.agentSessions.longestWaitSeconds === 120 && !saved.acceptPromptsFromOtherRelays
+            ? true
+            : undefined;
+        });
+        await page.getByLabel("Accept prompts from other relays' agents").check();
+        await agentSessions.getByRole("button", { name: "Save" }).click();
 
-      // What only the relay knows it says: an empty command is refused, and nothing is added.
-      await page.getByLabel("Id", { exact: true }).fill("echoer");
-      await page.getByLabel("Models", { exact: true }).fill("echo-1");
-      await page.getByLabel("Command", { exact: true }).fill("[]");
-      await page.getByRole("button", { name: "Add provider" }).click();
-      const providersPanel = page.locator("section", {
-        has: page.getByRole("heading", { name: "Providers (command CLIs and ACP agents)" }),
-      });
-      await providersPanel
-        .getByRole("alert")
-        .getByText("REMOTE_RELAY_INVALID_INPUT", { exact: false })
-        .waitFor();
-      await page.getByLabel("Id", { exact: true }).fill("echoer");
-      await page.getByLabel("Models", { exact: true }).fill("echo-1, echo-2");
-      await page.getByLabel("Command", { exact: true }).fill('["cat"]');
-      await page.getByRole("button", { name: "Add provider" }).click();
-      const listed = page.locator("li", { hasText: "echoer" });
-      await listed.waitFor();
-      expect(await listed.textContent()).toContain("echo-1, echo-2");
-      await listed.getByRole("button", { name: "Remove" }).click();
-      await listed.waitFor({ state: "detached" });
-      // An ACP agent needs no models: it offers its own.
-      await page.getByLabel("Id", { exact: true }).fill("gemini");
-      await page.getByLabel("Kind", { exact: true }).selectOption("acp");
-      await page.getByLabel("Models", { exact: true }).fill("");
-      await page.getByLabel("Command", { exact: true }).fill('["gemini", "--experimental-acp"]');
-      await page.getByRole("button", { name: "Add provider" }).click();
-      const acpListed = page.locator("li", { hasText: "gemini" });
-      await acpListed.waitFor();
-      expect(await acpListed.textContent()).toContain("(ACP)");
-      expect(await acpListed.textContent()).toContain("models from the agent");
-      const { providers } = await t.served.ownerJson<{ providers: Record<string, unknown> }>(
-        "GET",
-        "/v1/owner/settings",
-      );
-      expect(providers).not.toHaveProperty("echoer");
-      expect(providers.gemini).toEqual({ acp: ["gemini", "--experimental-acp"] });
-    });
+        // What only the relay knows it says: an empty command is refused, and nothing is added.
+        await page.getByLabel("Id", { exact: true }).fill("echoer");
+        await page.getByLabel("Models", { exact: true }).fill("echo-1");
+        await page.getByLabel("Command", { exact: true }).fill("[]");
+        await page.getByRole("button", { name: "Add provider" }).click();
+        const providersPanel = page.locator("section", {
+          has: page.getByRole("heading", { name: "Providers (command CLIs and ACP agents)" }),
+        });
+        await providersPanel
+          .getByRole("alert")
+          .getByText("REMOTE_RELAY_INVALID_INPUT", { exact: false })
+          .waitFor();
+        await page.getByLabel("Id", { exact: true }).fill("echoer");
+        await page.getByLabel("Models", { exact: true }).fill("echo-1, echo-2");
+        await page.getByLabel("Command", { exact: true }).fill('["cat"]');
+        await page.getByRole("button", { name: "Add provider" }).click();
+        const listed = page.locator("li", { hasText: "echoer" });
+        await listed.waitFor();
+        expect(await listed.textContent()).toContain("echo-1, echo-2");
+        await listed.getByRole("button", { name: "Remove" }).click();
+        await listed.waitFor({ state: "detached" });
+        // An ACP agent needs no models: it offers its own.
+        await page.getByLabel("Id", { exact: true }).fill("gemini");
+        await page.getByLabel("Kind", { exact: true }).selectOption("acp");
+        await page.getByLabel("Models", { exact: true }).fill("");
+        await page.getByLabel("Command", { exact: true }).fill('["gemini", "--experimental-acp"]');
+        await page.getByRole("button", { name: "Add provider" }).click();
+        const acpListed = page.locator("li", { hasText: "gemini" });
+        await acpListed.waitFor();
+        expect(await acpListed.textContent()).toContain("(ACP)");
+        expect(await acpListed.textContent()).toContain("models from the agent");
+        const { providers } = await t.served.ownerJson<{ providers: Record<string, unknown> }>(
+          "GET",
+          "/v1/owner/settings",
+        );
+        expect(providers).not.toHaveProperty("echoer");
+        expect(providers.gemini).toEqual({ acp: ["gemini", "--experimental-acp"] });
+      },
+    );
 
-    it("shows what agents wrote as text: markup in a title or a message never runs", async () => {
+    onPGliteOnly("shows what agents wrote as text: markup in a title or a message never runs", async () => {
       const hostile = '<img src=x onerror="window.pwned=1">';
       const session = await t.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
         title: hostile,
@@ -627,260 +657,281 @@ function describeOn(label: string, database?: UseDatabase) {
       expect(await page.locator("main img").count()).toBe(0);
     });
 
-    it("is readable at phone width: nothing scrolls sideways and every control has a label", async () => {
-      const { page } = await signedIn(t.served, PHONE);
-      const views = [
-        ["#/conversations", "Conversations"],
-        ["#/settings", "Settings → Relays"],
-        ["#/inbox", "Inbox"],
-      ] as const;
-      for (const [hash, heading] of views) {
-        await page.evaluate((to) => {
-          location.hash = to;
-        }, hash);
-        // A view is drawn at once, heading and all, when its data has come.
-        await page.getByRole("heading", { name: heading, exact: true }).waitFor();
-        const layout = await page.evaluate(() => ({
-          wide: document.documentElement.scrollWidth,
-          viewport: window.innerWidth,
-          unlabelled: [...document.querySelectorAll("main input, main select, main textarea")]
-            .filter((control) => !(control as HTMLInputElement).hidden)
-            .filter(
-              (control) =>
-                ((control as HTMLInputElement).labels?.length ?? 0) === 0 &&
-                !control.getAttribute("aria-label"),
-            )
-            .map((control) => control.outerHTML),
-        }));
-        expect(layout.wide, hash).toBeLessThanOrEqual(layout.viewport);
-        expect(layout.unlabelled, hash).toEqual([]);
-      }
-    });
-
-    describe("at phone width (390 × 844), with the longest names, titles, paths, model ids and summaries", () => {
-      const long = useServedRelay(LONGEST_RELAY_NAME, {
-        ...(database === undefined ? {} : { database }),
-        folder: LONG_FOLDER,
-      });
-      const seeded = {} as { texts: LongTexts };
-      beforeAll(async () => {
-        seeded.texts = await seedLongTexts(long.served, long.root);
-      });
-      const via = `via agent · "${LONG.lead}"`;
-
-      it("sign-in fits the screen", async () => {
-        const { page } = await openConsole(browser(), long.served.base, PHONE);
-        await page.getByRole("heading", { name: "Sign in" }).waitFor();
-        await expectFitsThePhone(page, []);
-        await signIn(page);
-        // The header's relay name is cut to its line, and whole when tapped.
-        await expectFitsThePhone(page, [LONGEST_RELAY_NAME]);
-        expect(await tapEveryCutText(page)).toContain(LONGEST_RELAY_NAME);
-      });
-
-      it("the Inbox: approval cards, question cards and Inbox questions", async () => {
-        const { page } = await signedIn(long.served, PHONE);
-        await page.getByRole("link", { name: "Settings" }).click();
-        await page.getByRole("heading", { name: "Settings → Relays" }).waitFor();
-        await arriveScrolled(page, () => page.getByRole("link", { name: /^Inbox/ }).tap(), "Inbox");
-        for (const kind of ["approval", "question", "inbox"]) {
-          await page.locator(`.card.${kind}`).waitFor();
+    onPGliteOnly(
+      "is readable at phone width: nothing scrolls sideways and every control has a label",
+      async () => {
+        const { page } = await signedIn(t.served, PHONE);
+        const views = [
+          ["#/conversations", "Conversations"],
+          ["#/settings", "Settings → Relays"],
+          ["#/inbox", "Inbox"],
+        ] as const;
+        for (const [hash, heading] of views) {
+          await page.evaluate((to) => {
+            location.hash = to;
+          }, hash);
+          // A view is drawn at once, heading and all, when its data has come.
+          await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+          const layout = await page.evaluate(() => ({
+            wide: document.documentElement.scrollWidth,
+            viewport: window.innerWidth,
+            unlabelled: [...document.querySelectorAll("main input, main select, main textarea")]
+              .filter((control) => !(control as HTMLInputElement).hidden)
+              .filter(
+                (control) =>
+                  ((control as HTMLInputElement).labels?.length ?? 0) === 0 &&
+                  !control.getAttribute("aria-label"),
+              )
+              .map((control) => control.outerHTML),
+          }));
+          expect(layout.wide, hash).toBeLessThanOrEqual(layout.viewport);
+          expect(layout.unlabelled, hash).toEqual([]);
         }
-        await expectFitsThePhone(page, [
-          `create_session · relay ${LONGEST_RELAY_NAME}`,
-          `“${LONG.pending}”`,
-          LONG.blocking,
-          `“${LONG.reviewer}”`,
-          LONG.choice,
-          LONG.question,
-          LONG.option,
-          `“${LONG.lead}”`,
-        ]);
-        expect(await tapEveryCutText(page)).toEqual(
-          expect.arrayContaining([`“${LONG.pending}”`, `“${LONG.reviewer}”`]),
-        );
-      });
+      },
+    );
 
-      it("Conversations: titles, the via agent badge, providers and model ids", async () => {
-        const { page } = await signedIn(long.served, PHONE);
-        await arriveScrolled(
-          page,
-          () => page.getByRole("link", { name: "Conversations", exact: true }).tap(),
-          "Conversations",
-        );
-        const row = page.locator(`[data-session="${seeded.texts.helper}"] .row`);
-        await row.locator(".badge.via").waitFor();
-        await expectFitsThePhone(page, [
-          LONG.lead,
-          LONG.helper,
-          via,
-          LONG.commandTitle,
-          `${LONG.provider} · ${LONG.model}`,
-          LONG.pending,
-          LONG.reviewer,
-        ]);
-        expect(await tapEveryCutText(page)).toEqual(
-          expect.arrayContaining([via, LONG.helper, `${LONG.provider} · ${LONG.model}`]),
-        );
-        // A badge tapped open stays open across the live redraws of the list (the new
-        // conversation's turn_started and turn_end): the badge drawn again has the focus.
-        const badge = row.locator(".badge.via");
-        await badge.tap();
-        await badge.evaluate((tapped) => Object.assign(window, { tapped }));
-        await long.served.ownerJson("POST", "/v1/owner/sessions", {
-          title: "Redrawn",
-          text: "!reply redrawn",
+    describeOnPGliteOnly(
+      "at phone width (390 × 844), with the longest names, titles, paths, model ids and summaries",
+      () => {
+        const long = useServedRelay(LONGEST_RELAY_NAME, {
+          ...(database === undefined ? {} : { database }),
+          folder: LONG_FOLDER,
         });
-        await page.getByRole("link", { name: "Redrawn" }).waitFor();
-        await expect
-          .poll(() =>
-            badge.evaluate((shown) => ({
-              redrawn: !(window as unknown as { tapped: Element }).tapped.isConnected,
-              focused: shown === document.activeElement,
-              whole: shown.isConnected && shown.scrollWidth <= shown.clientWidth,
-            })),
-          )
-          .toEqual({ redrawn: true, focused: true, whole: true });
-      });
+        const seeded = {} as { texts: LongTexts };
+        beforeAll(async () => {
+          seeded.texts = await seedLongTexts(long.served, long.root);
+        });
+        const via = `via agent · "${LONG.lead}"`;
 
-      it("a conversation: badges, ↗ from, the watching chip, schedules, 🛰️ lines, messages, model and folder", async () => {
-        const { page } = await signedIn(long.served, PHONE);
-        await page.getByRole("link", { name: "Conversations", exact: true }).click();
-        await page.getByRole("heading", { name: "Conversations" }).waitFor();
-        const from = `↗ from ${LONGEST_RELAY_NAME} · “${LONG.lead}” · external`;
-        await arriveScrolled(page, () => page.getByRole("link", { name: LONG.helper }).tap(), LONG.helper);
-        await expectFitsThePhone(page, [LONG.helper, via, from, LONG.schedule, `“${LONG.lead}”`, LONG.reply]);
-        expect(await tapEveryCutText(page)).toEqual(expect.arrayContaining([via, from, LONG.schedule]));
+        it("sign-in fits the screen", async () => {
+          const { page } = await openConsole(browser(), long.served.base, PHONE);
+          await page.getByRole("heading", { name: "Sign in" }).waitFor();
+          await expectFitsThePhone(page, []);
+          await signIn(page);
+          // The header's relay name is cut to its line, and whole when tapped.
+          await expectFitsThePhone(page, [LONGEST_RELAY_NAME]);
+          expect(await tapEveryCutText(page)).toContain(LONGEST_RELAY_NAME);
+        });
 
-        await page.getByRole("link", { name: "← Conversations" }).click();
-        await page.getByRole("heading", { name: "Conversations" }).waitFor();
-        await arriveScrolled(page, () => page.getByRole("link", { name: LONG.lead }).tap(), LONG.lead);
-        await page.locator("details.chip > summary").tap();
-        await page.locator("details.chip li").waitFor();
-        const toolLines = await page.locator('[data-role="tool"]').allTextContents();
-        expect(toolLines.join("\n")).toContain(LONGEST_RELAY_NAME);
-        await expectFitsThePhone(page, [LONG.lead, `“${LONG.helper}”`, LONG.schedule, ...toolLines]);
-        expect(await tapEveryCutText(page)).toEqual(
-          expect.arrayContaining([LONG.schedule, `“${LONG.helper}”`]),
-        );
+        it("the Inbox: approval cards, question cards and Inbox questions", async () => {
+          const { page } = await signedIn(long.served, PHONE);
+          await page.getByRole("link", { name: "Settings" }).click();
+          await page.getByRole("heading", { name: "Settings → Relays" }).waitFor();
+          await arriveScrolled(page, () => page.getByRole("link", { name: /^Inbox/ }).tap(), "Inbox");
+          for (const kind of ["approval", "question", "inbox"]) {
+            await page.locator(`.card.${kind}`).waitFor();
+          }
+          await expectFitsThePhone(page, [
+            `create_session · relay ${LONGEST_RELAY_NAME}`,
+            `“${LONG.pending}”`,
+            LONG.blocking,
+            `“${LONG.reviewer}”`,
+            LONG.choice,
+            LONG.question,
+            LONG.option,
+            `“${LONG.lead}”`,
+          ]);
+          expect(await tapEveryCutText(page)).toEqual(
+            expect.arrayContaining([`“${LONG.pending}”`, `“${LONG.reviewer}”`]),
+          );
+        });
 
-        await page.getByRole("link", { name: "← Conversations" }).click();
-        await page.getByRole("heading", { name: "Conversations" }).waitFor();
-        const details = `${LONG.provider} · ${LONG.model} · ${seeded.texts.folder}`;
-        await arriveScrolled(
-          page,
-          () => page.getByRole("link", { name: LONG.commandTitle }).tap(),
-          LONG.commandTitle,
-        );
-        await expectFitsThePhone(page, [LONG.commandTitle, details]);
-        expect(await tapEveryCutText(page)).toContain(details);
-      });
+        it("Conversations: titles, the via agent badge, providers and model ids", async () => {
+          const { page } = await signedIn(long.served, PHONE);
+          await arriveScrolled(
+            page,
+            () => page.getByRole("link", { name: "Conversations", exact: true }).tap(),
+            "Conversations",
+          );
+          const row = page.locator(`[data-session="${seeded.texts.helper}"] .row`);
+          await row.locator(".badge.via").waitFor();
+          await expectFitsThePhone(page, [
+            LONG.lead,
+            LONG.helper,
+            via,
+            LONG.commandTitle,
+            `${LONG.provider} · ${LONG.model}`,
+            LONG.pending,
+            LONG.reviewer,
+          ]);
+          expect(await tapEveryCutText(page)).toEqual(
+            expect.arrayContaining([via, LONG.helper, `${LONG.provider} · ${LONG.model}`]),
+          );
+          // A badge tapped open stays open across the live redraws of the list (the new
+          // conversation's turn_started and turn_end): the badge drawn again has the focus.
+          const badge = row.locator(".badge.via");
+          await badge.tap();
+          await badge.evaluate((tapped) => Object.assign(window, { tapped }));
+          await long.served.ownerJson("POST", "/v1/owner/sessions", {
+            title: "Redrawn",
+            text: "!reply redrawn",
+          });
+          await page.getByRole("link", { name: "Redrawn" }).waitFor();
+          await expect
+            .poll(() =>
+              badge.evaluate((shown) => ({
+                redrawn: !(window as unknown as { tapped: Element }).tapped.isConnected,
+                focused: shown === document.activeElement,
+                whole: shown.isConnected && shown.scrollWidth <= shown.clientWidth,
+              })),
+            )
+            .toEqual({ redrawn: true, focused: true, whole: true });
+        });
 
-      it("Settings → Relays: allowed folders, command providers, pairings and invites", async () => {
-        const { page } = await signedIn(long.served, PHONE);
-        await arriveScrolled(
-          page,
-          () => page.getByRole("link", { name: "Settings" }).tap(),
-          "Settings → Relays",
-        );
-        const peer = page.locator(`[data-peer="${LONG.peer}"]`);
-        await peer.waitFor();
-        const problem = (await peer.locator("td").nth(2).textContent()) ?? "";
-        await expectFitsThePhone(page, [
-          seeded.texts.folder,
-          LONG.provider,
-          LONG.program,
-          LONG.model,
-          LONG.peer,
-          LONG.peerUrl,
-          problem,
-        ]);
-        // The skip link moves the focus to the view; it is not an address of a view.
-        await page.locator("a.skip").focus();
-        await page.keyboard.press("Enter");
-        await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
-        expect(await page.getByRole("heading", { level: 2 }).textContent()).toBe("Settings → Relays");
-      });
-    });
+        it("a conversation: badges, ↗ from, the watching chip, schedules, 🛰️ lines, messages, model and folder", async () => {
+          const { page } = await signedIn(long.served, PHONE);
+          await page.getByRole("link", { name: "Conversations", exact: true }).click();
+          await page.getByRole("heading", { name: "Conversations" }).waitFor();
+          const from = `↗ from ${LONGEST_RELAY_NAME} · “${LONG.lead}” · external`;
+          await arriveScrolled(page, () => page.getByRole("link", { name: LONG.helper }).tap(), LONG.helper);
+          await expectFitsThePhone(page, [
+            LONG.helper,
+            via,
+            from,
+            LONG.schedule,
+            `“${LONG.lead}”`,
+            LONG.reply,
+          ]);
+          expect(await tapEveryCutText(page)).toEqual(expect.arrayContaining([via, from, LONG.schedule]));
+
+          await page.getByRole("link", { name: "← Conversations" }).click();
+          await page.getByRole("heading", { name: "Conversations" }).waitFor();
+          await arriveScrolled(page, () => page.getByRole("link", { name: LONG.lead }).tap(), LONG.lead);
+          await page.locator("details.chip > summary").tap();
+          await page.locator("details.chip li").waitFor();
+          const toolLines = await page.locator('[data-role="tool"]').allTextContents();
+          expect(toolLines.join("\n")).toContain(LONGEST_RELAY_NAME);
+          await expectFitsThePhone(page, [LONG.lead, `“${LONG.helper}”`, LONG.schedule, ...toolLines]);
+          expect(await tapEveryCutText(page)).toEqual(
+            expect.arrayContaining([LONG.schedule, `“${LONG.helper}”`]),
+          );
+
+          await page.getByRole("link", { name: "← Conversations" }).click();
+          await page.getByRole("heading", { name: "Conversations" }).waitFor();
+          const details = `${LONG.provider} · ${LONG.model} · ${seeded.texts.folder}`;
+          await arriveScrolled(
+            page,
+            () => page.getByRole("link", { name: LONG.commandTitle }).tap(),
+            LONG.commandTitle,
+          );
+          await expectFitsThePhone(page, [LONG.commandTitle, details]);
+          expect(await tapEveryCutText(page)).toContain(details);
+        });
+
+        it("Settings → Relays: allowed folders, command providers, pairings and invites", async () => {
+          const { page } = await signedIn(long.served, PHONE);
+          await arriveScrolled(
+            page,
+            () => page.getByRole("link", { name: "Settings" }).tap(),
+            "Settings → Relays",
+          );
+          const peer = page.locator(`[data-peer="${LONG.peer}"]`);
+          await peer.waitFor();
+          const problem = (await peer.locator("td").nth(2).textContent()) ?? "";
+          await expectFitsThePhone(page, [
+            seeded.texts.folder,
+            LONG.provider,
+            LONG.program,
+            LONG.model,
+            LONG.peer,
+            LONG.peerUrl,
+            problem,
+          ]);
+          // The skip link moves the focus to the view; it is not an address of a view.
+          await page.locator("a.skip").focus();
+          await page.keyboard.press("Enter");
+          await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+          expect(await page.getByRole("heading", { level: 2 }).textContent()).toBe("Settings → Relays");
+        });
+      },
+    );
   });
 }
 
-describeOn("PGlite");
-describe.skipIf(TEST_POSTGRES_URL === undefined)("on Postgres", () => {
-  describeOn("Postgres", useScratchPostgres);
-});
-
-describe("the owner's console with a paired relay", { timeout: 60_000 }, () => {
-  const desk = useServedRelay("desk");
-  const lab = useServedRelay("lab");
-
-  it("R-LOCK-01 (a): pairs with an invite in Settings, and a message mentioning the relay unlocks it", async () => {
-    const { token: invite } = await lab.served.ownerJson<{ token: string }>(
-      "POST",
-      "/v1/owner/peers/invites",
-    );
-    const { page } = await signedIn(desk.served);
-    await page.getByRole("link", { name: "Settings" }).click();
-    await page.getByLabel("Name", { exact: true }).fill("lab");
-    await page.getByLabel("Address").fill(lab.served.base);
-    await page.getByLabel("Invite", { exact: true }).fill(invite);
-    await page.getByRole("button", { name: "Pair" }).click();
-    const peer = page.locator('[data-peer="lab"]');
-    await peer.getByText("online").waitFor();
-    expect(await peer.getByRole("combobox").inputValue()).toBe("full");
-    await peer.getByRole("combobox").selectOption("prompt");
-    await eventually(async () => {
-      const { peers } = await desk.served.ownerJson<{ peers: { name: string; level: string }[] }>(
-        "GET",
-        "/v1/owner/peers",
-      );
-      return peers.find((p) => p.name === "lab")?.level === "prompt" ? true : undefined;
-    });
-    await peer.getByRole("combobox").selectOption("full");
-    await eventually(async () => {
-      const { peers } = await desk.served.ownerJson<{ peers: { name: string; level: string }[] }>(
-        "GET",
-        "/v1/owner/peers",
-      );
-      return peers.find((p) => p.name === "lab")?.level === "full" ? true : undefined;
-    });
-
-    const lead = await desk.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", { title: "Lead" });
-    const token = await desk.served.agentToken(lead.id);
-    const unlocked = async () => {
-      const listed = await desk.served.tool(token, { action: "list_relays" });
-      return (listed.relays as { name: string; unlocked: boolean }[]).find((relay) => relay.name === "lab")
-        ?.unlocked;
-    };
-    expect(await unlocked()).toBe(false);
-
-    await page.getByRole("link", { name: "Conversations" }).click();
-    await page.getByRole("link", { name: "Lead" }).click();
-    await page.getByLabel("Message", { exact: true }).fill("!reply on it\nplease ask lab for the build log");
-    await page.getByRole("button", { name: "Send" }).click();
-    await page.getByText("on it", { exact: true }).waitFor();
-    expect(await unlocked()).toBe(true);
+/** The console on Postgres: what the PGlite leg does that goes live through the store's rows. */
+export function describeOnPostgres() {
+  describe.skipIf(TEST_POSTGRES_URL === undefined)("on Postgres", () => {
+    describeOn("Postgres", useScratchPostgres);
   });
+}
 
-  it("issues an invite shown once, lists it, and revokes it", async () => {
-    const { page } = await signedIn(desk.served);
-    await page.getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("button", { name: "Issue an invite" }).click();
-    const shown = await page.getByLabel("New invite").inputValue();
-    expect(shown).toMatch(/^oar_invite_/);
-    const { invites } = await desk.served.ownerJson<{ invites: { id: string; relay: string | null }[] }>(
-      "GET",
-      "/v1/owner/peers/invites",
-    );
-    const fresh = invites.filter((invite) => invite.relay === null);
-    expect(fresh).toHaveLength(1);
-    const item = page.locator(`[data-invite="${fresh[0]?.id}"]`);
-    await item.getByRole("button", { name: "Revoke" }).click();
-    await item.waitFor({ state: "detached" });
-    const after = await desk.served.ownerJson<{ invites: { id: string }[] }>(
-      "GET",
-      "/v1/owner/peers/invites",
-    );
-    expect(after.invites.map((invite) => invite.id)).not.toContain(fresh[0]?.id);
+export function describeWithPairedRelay() {
+  describe("the owner's console with a paired relay", { timeout: 60_000 }, () => {
+    const desk = useServedRelay("desk");
+    const lab = useServedRelay("lab");
+
+    it("R-LOCK-01 (a): pairs with an invite in Settings, and a message mentioning the relay unlocks it", async () => {
+      const { token: invite } = await lab.served.ownerJson<{ token: string }>(
+        "POST",
+        "/v1/owner/peers/invites",
+      );
+      const { page } = await signedIn(desk.served);
+      await page.getByRole("link", { name: "Settings" }).click();
+      await page.getByLabel("Name", { exact: true }).fill("lab");
+      await page.getByLabel("Address").fill(lab.served.base);
+      await page.getByLabel("Invite", { exact: true }).fill(invite);
+      await page.getByRole("button", { name: "Pair" }).click();
+      const peer = page.locator('[data-peer="lab"]');
+      await peer.getByText("online").waitFor();
+      expect(await peer.getByRole("combobox").inputValue()).toBe("full");
+      await peer.getByRole("combobox").selectOption("prompt");
+      await eventually(async () => {
+        const { peers } = await desk.served.ownerJson<{ peers: { name: string; level: string }[] }>(
+          "GET",
+          "/v1/owner/peers",
+        );
+        return peers.find((p) => p.name === "lab")?.level === "prompt" ? true : undefined;
+      });
+      await peer.getByRole("combobox").selectOption("full");
+      await eventually(async () => {
+        const { peers } = await desk.served.ownerJson<{ peers: { name: string; level: string }[] }>(
+          "GET",
+          "/v1/owner/peers",
+        );
+        return peers.find((p) => p.name === "lab")?.level === "full" ? true : undefined;
+      });
+
+      const lead = await desk.served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+        title: "Lead",
+      });
+      const token = await desk.served.agentToken(lead.id);
+      const unlocked = async () => {
+        const listed = await desk.served.tool(token, { action: "list_relays" });
+        return (listed.relays as { name: string; unlocked: boolean }[]).find((relay) => relay.name === "lab")
+          ?.unlocked;
+      };
+      expect(await unlocked()).toBe(false);
+
+      await page.getByRole("link", { name: "Conversations" }).click();
+      await page.getByRole("link", { name: "Lead" }).click();
+      await page
+        .getByLabel("Message", { exact: true })
+        .fill("!reply on it\nplease ask lab for the build log");
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.getByText("on it", { exact: true }).waitFor();
+      expect(await unlocked()).toBe(true);
+    });
+
+    it("issues an invite shown once, lists it, and revokes it", async () => {
+      const { page } = await signedIn(desk.served);
+      await page.getByRole("link", { name: "Settings" }).click();
+      await page.getByRole("button", { name: "Issue an invite" }).click();
+      const shown = await page.getByLabel("New invite").inputValue();
+      expect(shown).toMatch(/^oar_invite_/);
+      const { invites } = await desk.served.ownerJson<{ invites: { id: string; relay: string | null }[] }>(
+        "GET",
+        "/v1/owner/peers/invites",
+      );
+      const fresh = invites.filter((invite) => invite.relay === null);
+      expect(fresh).toHaveLength(1);
+      const item = page.locator(`[data-invite="${fresh[0]?.id}"]`);
+      await item.getByRole("button", { name: "Revoke" }).click();
+      await item.waitFor({ state: "detached" });
+      const after = await desk.served.ownerJson<{ invites: { id: string }[] }>(
+        "GET",
+        "/v1/owner/peers/invites",
+      );
+      expect(after.invites.map((invite) => invite.id)).not.toContain(fresh[0]?.id);
+    });
   });
-});
+}

@@ -1,0 +1,4 @@
+import { describeOnPostgres, describeWithPairedRelay } from "./console-suite";
+
+describeOnPostgres();
+describeWithPairedRelay();

@@ -1,0 +1,3 @@
+import { describeOn } from "./console-suite";
+
+describeOn("PGlite");
