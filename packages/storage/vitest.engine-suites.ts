@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { defineProject } from "vitest/config";
 import { sourceConditions } from "../../vitest.shared.ts";
 
 // The engine's suites that drive whole calls (actions, the runtime, owner verbs, watching,
@@ -18,21 +17,22 @@ const SUITES = [
   "engine",
 ];
 
-const engineSuitesOn = (database: "pglite" | "postgres") =>
-  defineProject({
-    ...sourceConditions,
-    root: import.meta.dirname,
-    test: {
-      name: `engine-on-${database}`,
-      dir: join(import.meta.dirname, "..", "engine", "test"),
-      include: SUITES.map((folder) => `${folder}/**/*.test.ts`),
-      provide: { engineSuitesOn: database },
-      // A safety net, not a speed check: on a loaded CI machine a test of many queries (thirty
-      // prompts, an hour of polls) can pass vitest's default 5 s on a database.
-      testTimeout: 30_000,
-      globalSetup: ["test/support/migrated-template.global.ts"],
-      setupFiles: ["test/support/migrated-template.setup.ts", "test/support/engine-suites.setup.ts"],
-    },
-  });
+// Plain objects, not defineProject's: the root config takes them, and its vitest may be another
+// install than this package's (pnpm makes one per set of peers).
+const engineSuitesOn = (database: "pglite" | "postgres") => ({
+  ...sourceConditions,
+  root: import.meta.dirname,
+  test: {
+    name: `engine-on-${database}`,
+    dir: join(import.meta.dirname, "..", "engine", "test"),
+    include: SUITES.map((folder) => `${folder}/**/*.test.ts`),
+    provide: { engineSuitesOn: database },
+    // A safety net, not a speed check: on a loaded CI machine a test of many queries (thirty
+    // prompts, an hour of polls) can pass vitest's default 5 s on a database.
+    testTimeout: 30_000,
+    globalSetup: ["test/support/migrated-template.global.ts"],
+    setupFiles: ["test/support/migrated-template.setup.ts", "test/support/engine-suites.setup.ts"],
+  },
+});
 
 export const engineSuiteProjects = [engineSuitesOn("pglite"), engineSuitesOn("postgres")];
