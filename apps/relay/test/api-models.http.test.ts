@@ -10,44 +10,21 @@ import {
   type RecordedRequest,
   startFakeOpenAiChat,
 } from "@oar/providers/testing";
+import type { ProviderInfo } from "@oar/schema";
 import { RELAY_TOOL_DESCRIPTION, relayToolInputJsonSchema } from "@oar/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./harness";
 import { TEST_POSTGRES_URL, useScratchPostgres } from "./support/postgres";
-import { type ServedRelay, type SessionView, serveRelay, turnsEnded } from "./support/served-relay";
-
-interface ProviderInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly defaultModel: string | null;
-  readonly models: readonly string[];
-  readonly efforts: readonly string[];
-  readonly notConfigured?: string;
-}
-
-interface Settings {
-  readonly providers: Record<string, Record<string, unknown>>;
-  readonly quietAfterMinutes: number;
-}
-
-interface ErrorBody {
-  readonly ok: false;
-  readonly code: string;
-  readonly error: string;
-}
-
-interface ToolCallView {
-  readonly action: string;
-  readonly relay: string;
-  readonly session: string | null;
-  readonly ok: boolean;
-  readonly code: string | null;
-}
-
-interface SessionDetail extends SessionView {
-  readonly toolCalls: readonly ToolCallView[];
-  readonly inFlight: { readonly turnId: string; readonly text: string } | null;
-}
+import {
+  type ErrorBody,
+  externalCaller,
+  type OwnerSettingsView,
+  type ServedRelay,
+  type SessionDetail,
+  type SessionView,
+  serveRelay,
+  turnsEnded,
+} from "./support/served-relay";
 
 interface ApprovalCard {
   readonly id: string;
@@ -170,9 +147,7 @@ function apiModelsFlow(database: string, databaseUrl: () => string | undefined) 
     root = mkdtempSync(join(tmpdir(), "oar-api-models-"));
     fake = await startFakeOpenAiChat();
     served = await start();
-    const id = (await served.ownerJson<SessionView>("POST", "/v1/owner/sessions", { provider: "external" }))
-      .id;
-    caller = { id, token: await served.agentToken(id) };
+    caller = await externalCaller(served);
   });
   afterAll(async () => {
     await served?.close();
@@ -241,7 +216,7 @@ function apiModelsFlow(database: string, databaseUrl: () => string | undefined) 
     });
 
     it("bad grok/deepseek entries are refused 400 naming the field, without the key, and change nothing; a good one is stored and never shows the key back", async () => {
-      const before = await served.ownerJson<Settings>("GET", "/v1/owner/settings");
+      const before = await served.ownerJson<OwnerSettingsView>("GET", "/v1/owner/settings");
       const cases: [string, Record<string, unknown>, string][] = [
         ["grok", { apiKey: "", baseUrl: fake.url }, "providers.grok.apiKey: must be the xAI API key"],
         ["grok", { apiKey: GROK_KEY, colour: "red" }, "providers.grok.colour: unknown setting"],
@@ -266,12 +241,12 @@ function apiModelsFlow(database: string, databaseUrl: () => string | undefined) 
         expect(answer.body.error, field).not.toContain(GROK_KEY);
         expect(answer.body.error, field).not.toContain(DEEPSEEK_KEY);
       }
-      expect(await served.ownerJson<Settings>("GET", "/v1/owner/settings")).toEqual(before);
+      expect(await served.ownerJson<OwnerSettingsView>("GET", "/v1/owner/settings")).toEqual(before);
       expect((await providersOf()).find((provider) => provider.id === "grok")?.notConfigured).toBe(
         GROK_NOT_CONFIGURED,
       );
 
-      const patched = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
+      const patched = await served.ownerJson<OwnerSettingsView>("PATCH", "/v1/owner/settings", {
         providers: {
           grok: { apiKey: GROK_KEY, baseUrl: fake.url, prices: GROK_PRICES },
           deepseek: { apiKey: DEEPSEEK_KEY, baseUrl: fake.url },
@@ -280,7 +255,7 @@ function apiModelsFlow(database: string, databaseUrl: () => string | undefined) 
       const shown = { baseUrl: fake.url, prices: GROK_PRICES, apiKeySet: true };
       expect(patched.providers.grok).toEqual(shown);
       expect(patched.providers.deepseek).toEqual({ baseUrl: fake.url, apiKeySet: true });
-      const read = await served.ownerJson<Settings>("GET", "/v1/owner/settings");
+      const read = await served.ownerJson<OwnerSettingsView>("GET", "/v1/owner/settings");
       expect(read.providers.grok).toEqual(shown);
       for (const answer of [patched, read]) {
         expect(JSON.stringify(answer)).not.toContain(GROK_KEY);

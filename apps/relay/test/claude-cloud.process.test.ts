@@ -14,7 +14,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./harness";
 import { TEST_POSTGRES_URL, useScratchPostgres } from "./support/postgres";
-import { type ServedRelay, type SessionView, serveRelay, turnsEnded } from "./support/served-relay";
+import {
+  externalCaller,
+  type ServedRelay,
+  type SessionView,
+  serveRelay,
+  turnsEnded,
+} from "./support/served-relay";
 
 const REPO = "example-org/sample-repo";
 // A real CLI per turn: it starts in a second or two here, but a loaded CI box is slower.
@@ -60,9 +66,7 @@ function cloudFlow(database: string, databaseUrl: () => string | undefined) {
     await served.ownerJson("PATCH", "/v1/owner/settings", {
       providers: { "claude-cloud": { gitBaseUrl: remotes.baseUrl } },
     });
-    const id = (await served.ownerJson<SessionView>("POST", "/v1/owner/sessions", { provider: "external" }))
-      .id;
-    caller = { id, token: await served.agentToken(id) };
+    caller = await externalCaller(served);
   });
   afterAll(async () => {
     await served?.close();

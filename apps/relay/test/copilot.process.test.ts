@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { hang, text, toolUse } from "@oar/providers/testing";
+import type { ProviderInfo } from "@oar/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./harness";
 import {
@@ -13,27 +14,16 @@ import {
   toolResultsOf,
 } from "./support/copilot-testbed";
 import { TEST_POSTGRES_URL, useScratchPostgres } from "./support/postgres";
-import { type ServedRelay, type SessionView, serveRelay, turnsEnded } from "./support/served-relay";
-
-interface ProviderInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly defaultModel: string | null;
-  readonly models: readonly string[];
-  readonly efforts: readonly string[];
-  readonly notConfigured?: string;
-}
-
-interface Settings {
-  readonly providers: Record<string, unknown>;
-  readonly quietAfterMinutes: number;
-}
-
-interface ErrorBody {
-  readonly ok: false;
-  readonly code: string;
-  readonly error: string;
-}
+import {
+  type ErrorBody,
+  externalCaller,
+  type OwnerSettingsView,
+  type ServedRelay,
+  type SessionDetail,
+  type SessionView,
+  serveRelay,
+  turnsEnded,
+} from "./support/served-relay";
 
 interface QuestionCard {
   readonly id: string;
@@ -42,20 +32,6 @@ interface QuestionCard {
   readonly text: string;
   readonly options: readonly string[];
   readonly status: string;
-}
-
-interface ToolCallView {
-  readonly action: string;
-  readonly relay: string;
-  readonly session: string | null;
-  readonly ok: boolean;
-  readonly code: string | null;
-  readonly summary: string;
-}
-
-interface SessionDetail extends SessionView {
-  readonly toolCalls: readonly ToolCallView[];
-  readonly pendingQuestions: readonly { readonly id: string; readonly text: string }[];
 }
 
 // A real CLI per session: it starts in a second or two here, but a loaded CI box is slower.
@@ -117,9 +93,7 @@ function copilotFlow(database: string, databaseUrl: () => string | undefined) {
   beforeAll(async () => {
     bed = await createCopilotTestbed();
     served = await start();
-    const id = (await served.ownerJson<SessionView>("POST", "/v1/owner/sessions", { provider: "external" }))
-      .id;
-    caller = { id, token: await served.agentToken(id) };
+    caller = await externalCaller(served);
   });
   afterAll(async () => {
     await served?.close();
@@ -340,7 +314,7 @@ function copilotFlow(database: string, databaseUrl: () => string | undefined) {
           models: [BYOK_MODEL],
           label: "Copilot (via settings)",
         };
-        const patched = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
+        const patched = await served.ownerJson<OwnerSettingsView>("PATCH", "/v1/owner/settings", {
           providers: { "copilot-alt": definition },
         });
         expect(patched.providers["copilot-alt"]).toEqual(definition);
@@ -360,7 +334,7 @@ function copilotFlow(database: string, databaseUrl: () => string | undefined) {
           expect.objectContaining({ status: "done", reply: "Hello via the settings." }),
         ]);
 
-        const before = await served.ownerJson<Settings>("GET", "/v1/owner/settings");
+        const before = await served.ownerJson<OwnerSettingsView>("GET", "/v1/owner/settings");
         const cases: [Record<string, unknown>, string][] = [
           [{ acp: [] }, "providers.bad.acp:"],
           [{ acp: ["x"], env: { "1BAD": "v" } }, "providers.bad.env:"],
@@ -386,13 +360,13 @@ function copilotFlow(database: string, databaseUrl: () => string | undefined) {
         expect(reserved.status).toBe(400);
         expect(reserved.body).toMatchObject({ code: "REMOTE_RELAY_INVALID_INPUT" });
         expect(reserved.body.error).toContain("providers.copilot:");
-        expect(await served.ownerJson<Settings>("GET", "/v1/owner/settings")).toEqual(before);
+        expect(await served.ownerJson<OwnerSettingsView>("GET", "/v1/owner/settings")).toEqual(before);
         const ids = (await providersOf()).map((provider) => provider.id);
         expect(ids).not.toContain("bad");
         expect(ids).not.toContain("good");
         expect(ids).toContain("copilot-alt");
 
-        const removed = await served.ownerJson<Settings>("PATCH", "/v1/owner/settings", {
+        const removed = await served.ownerJson<OwnerSettingsView>("PATCH", "/v1/owner/settings", {
           providers: { "copilot-alt": null },
         });
         expect(Object.keys(removed.providers)).not.toContain("copilot-alt");

@@ -169,3 +169,41 @@ export async function turnsEnded(
   }, timeoutMs);
   return served.ownerJson<SessionView>("GET", path);
 }
+
+/** A conversation driven from outside, as the calling agent of a test: its id and an agent token. */
+export async function externalCaller(served: ServedRelay): Promise<{ id: string; token: string }> {
+  const { id } = await served.ownerJson<{ id: string }>("POST", "/v1/owner/sessions", {
+    provider: "external",
+  });
+  return { id, token: await served.agentToken(id) };
+}
+
+/** An owner API or /v1/tool refusal's body. */
+export interface ErrorBody {
+  readonly ok: false;
+  readonly code: string;
+  readonly error: string;
+}
+
+/** GET /v1/owner/settings, as the provider tests read it. */
+export interface OwnerSettingsView {
+  readonly providers: Record<string, Record<string, unknown>>;
+  readonly quietAfterMinutes: number;
+}
+
+/** A line of a session's tool-call log (the owner's session view). */
+export interface ToolCallView {
+  readonly action: string;
+  readonly relay: string;
+  readonly session: string | null;
+  readonly ok: boolean;
+  readonly code: string | null;
+  readonly summary: string;
+}
+
+/** GET /v1/owner/sessions/:id with what the provider tests read of it. */
+export interface SessionDetail extends SessionView {
+  readonly toolCalls: readonly ToolCallView[];
+  readonly inFlight: { readonly turnId: string; readonly text: string } | null;
+  readonly pendingQuestions: readonly { readonly id: string; readonly text: string }[];
+}

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "@oar/core";
-import { MAX_MONTHLY_CAP_USD } from "../claude/claude-settings";
 import { readModels, shown } from "../command/definition";
+import { apiKeyProblem, monthlyCapProblem } from "../shared/billing-settings";
 import { MAX_PRICE_PER_MTOK, type ModelPrice, type PriceTable } from "./api-chat-prices";
 import type { ApiChatVendor } from "./api-chat-vendors";
 
@@ -35,26 +35,16 @@ export function parseApiChatEntry(vendor: ApiChatVendor, entry: unknown): Result
   }
   const { apiKey, baseUrl, models, monthlyCapUsd, prices, ...rest } = entry;
   const problems: string[] = [];
-  if (typeof apiKey !== "string" || apiKey === "") {
-    problems.push(`${at}.apiKey: must be the ${vendor.keyName}, a non-empty string`);
-  } else if (/\s/.test(apiKey)) {
-    problems.push(`${at}.apiKey: must not contain spaces or line breaks (a pasted key often carries them)`);
+  const keyProblem = apiKeyProblem(`${at}.apiKey`, apiKey, vendor.keyName);
+  if (keyProblem !== undefined) {
+    problems.push(keyProblem);
   }
   const url =
     baseUrl === undefined ? ok(vendor.defaultBaseUrl) : readBaseUrl(vendor, baseUrl, `${at}.baseUrl`);
   const modelList = models === undefined ? ok([...vendor.defaultModels]) : readModels(models, `${at}.models`);
-  if (
-    monthlyCapUsd !== undefined &&
-    !(
-      typeof monthlyCapUsd === "number" &&
-      Number.isFinite(monthlyCapUsd) &&
-      monthlyCapUsd > 0 &&
-      monthlyCapUsd <= MAX_MONTHLY_CAP_USD
-    )
-  ) {
-    problems.push(
-      `${at}.monthlyCapUsd: must be a number of US dollars above 0 and at most ${MAX_MONTHLY_CAP_USD}`,
-    );
+  const capProblem = monthlyCapProblem(`${at}.monthlyCapUsd`, monthlyCapUsd);
+  if (capProblem !== undefined) {
+    problems.push(capProblem);
   }
   // Prices are checked against the models only when those are good: else each price would be refused too.
   const priceTable =

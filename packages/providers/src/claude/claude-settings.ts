@@ -1,8 +1,8 @@
+import { apiKeyProblem, monthlyCapProblem } from "../shared/billing-settings";
 export const CLAUDE_PROVIDER_ID = "claude";
 export const CLAUDE_API_PROVIDER_ID = "claude-api";
 
-// A cap above this is a typo (an extra zero or two), not a budget.
-export const MAX_MONTHLY_CAP_USD = 1_000_000;
+export { MAX_MONTHLY_CAP_USD } from "../shared/billing-settings";
 
 export const CLAUDE_API_NOT_CONFIGURED =
   'Claude API has no API key on this relay: the owner sets providers["claude-api"].apiKey in the settings.';
@@ -37,23 +37,13 @@ export function checkClaudeEntry(id: string, entry: unknown): readonly string[] 
   }
   const problems: string[] = [];
   const { apiKey, monthlyCapUsd, ...rest } = entry;
-  if (typeof apiKey !== "string" || apiKey === "") {
-    problems.push(`${at}.apiKey: must be the Anthropic API key, a non-empty string`);
-  } else if (/\s/.test(apiKey)) {
-    problems.push(`${at}.apiKey: must not contain spaces or line breaks (a pasted key often carries them)`);
-  }
-  if (
-    monthlyCapUsd !== undefined &&
-    !(
-      typeof monthlyCapUsd === "number" &&
-      Number.isFinite(monthlyCapUsd) &&
-      monthlyCapUsd > 0 &&
-      monthlyCapUsd <= MAX_MONTHLY_CAP_USD
-    )
-  ) {
-    problems.push(
-      `${at}.monthlyCapUsd: must be a number of US dollars above 0 and at most ${MAX_MONTHLY_CAP_USD}`,
-    );
+  for (const problem of [
+    apiKeyProblem(`${at}.apiKey`, apiKey, "Anthropic API key"),
+    monthlyCapProblem(`${at}.monthlyCapUsd`, monthlyCapUsd),
+  ]) {
+    if (problem !== undefined) {
+      problems.push(problem);
+    }
   }
   for (const field of Object.keys(rest)) {
     problems.push(`${at}.${field}: unknown setting; claude-api takes apiKey and monthlyCapUsd`);
