@@ -1,4 +1,4 @@
 import { defineProject } from "vitest/config";
 import { sourceConditions } from "../../vitest.shared.ts";
 
-export default defineProject({ ...sourceConditions, test: { name: "permissions" } });
+export default defineProject({ ...sourceConditions, test: { name: "permissions", isolate: false } });

@@ -1,4 +1,4 @@
 import { defineProject } from "vitest/config";
 import { sourceConditions } from "../../vitest.shared.ts";
 
-export default defineProject({ ...sourceConditions, test: { name: "schema" } });
+export default defineProject({ ...sourceConditions, test: { name: "schema", isolate: false } });

@@ -30,6 +30,9 @@ const engineSuitesOn = (database: "pglite" | "postgres") => ({
     // A safety net, not a speed check: on a loaded CI machine a test of many queries (thirty
     // prompts, an hour of polls) can pass vitest's default 5 s on a database.
     testTimeout: 30_000,
+    // The suites keep no state between files (each test opens its stores and engine): a worker
+    // runs its files in one module graph instead of loading the engine and storage for each.
+    isolate: false,
     globalSetup: ["test/support/migrated-template.global.ts"],
     setupFiles: ["test/support/migrated-template.setup.ts", "test/support/engine-suites.setup.ts"],
   },

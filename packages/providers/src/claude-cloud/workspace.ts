@@ -44,6 +44,8 @@ export async function ensureWorkspace(request: WorkspaceRequest): Promise<string
     if (request.branch !== null) {
       await checkOutBranch(request.branch, { ...run, cwd: side });
     }
+    // Whatever is at the clone's place without a .git is not a clone (a copy cut short by hand).
+    await rm(dir, { recursive: true, force: true });
     await rename(side, dir);
   } catch (error) {
     await rm(side, { recursive: true, force: true });
