@@ -22,6 +22,7 @@ export const ENGINE_LAYERS = [
   "questions",
   "actions",
   "peers",
+  "retention",
   "calls",
   "owner",
   "cached-stores",

@@ -10,6 +10,7 @@ export default defineProject({
   ...sourceConditions,
   test: {
     name: "relay",
+    isolate: false,
     hookTimeout: 90_000,
     testTimeout: 30_000,
     globalSetup: ["../../packages/storage/test/support/migrated-template.global.ts"],

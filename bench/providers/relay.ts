@@ -45,9 +45,9 @@ const relay = await createRelay(
 const outer = new Hono();
 outer.get("/bench/statements", (c) => c.json({ statements }));
 outer.route("/", relay.app);
-const server = serve({ fetch: outer.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
+const server = serve({ fetch: outer.fetch, hostname: "127.0.0.1", port: 0 }, async (info) => {
   // The agents it starts reach it here: Copilot gets it as its MCP server (relay_tool).
-  relay.listening(info.port);
+  await relay.listening(info.port);
   console.log(JSON.stringify({ ready: true, port: info.port }));
 });
 

@@ -15,6 +15,7 @@ const SUITES = [
   "federation",
   "tasks",
   "engine",
+  "retention",
 ];
 
 // Plain objects, not defineProject's: the root config takes them, and its vitest may be another

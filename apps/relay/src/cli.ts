@@ -8,13 +8,14 @@ const USAGE = `Usage: oar-relay start
 
   start   start the relay (configuration from RELAY_HOST, RELAY_PORT, RELAY_NAME,
           RELAY_OWNER_TOKEN, RELAY_DATA_DIR, DATABASE_URL, RELAY_ALLOWED_ROOTS,
-          RELAY_CLAUDE_BIN, RELAY_COPILOT_BIN)`;
+          RELAY_CLAUDE_BIN, RELAY_COPILOT_BIN, RELAY_CLUSTER_URL)`;
 
 async function start(): Promise<void> {
   const config = loadConfig();
   const relay = await createRelay(config);
-  const server = serve({ fetch: relay.app.fetch, hostname: config.host, port: config.port }, (info) => {
-    relay.listening(info.port);
+  const server = serve({ fetch: relay.app.fetch, hostname: config.host, port: config.port }, async (info) => {
+    // Announced first: once this says it listens, the cluster's other processes find it too.
+    await relay.listening(info.port);
     const { services } = relay;
     const store =
       services.storage.driver === "pglite" ? `PGlite in ${config.dataDir}` : "Postgres (DATABASE_URL)";

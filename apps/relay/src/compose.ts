@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type Clock, createIdGenerator, type IdGenerator, type Logger, systemClock } from "@oar/core";
-import { createEngine, type Engine, type Provider } from "@oar/engine";
+import { createEngine, type Engine, type Provider, type RunnerProcess } from "@oar/engine";
 import {
   acpProviderSource,
   apiChatProviderSource,
@@ -12,14 +12,21 @@ import {
 } from "@oar/providers";
 import { databaseAnswers, openStorage, type StatementListener, type Storage } from "@oar/storage";
 import type { Hono } from "hono";
-import { childEnvironment, isEmbeddedInMemory, type RelayConfig, storageTarget } from "./config";
+import { CLUSTER_SECRET_KEY, createClusterLink } from "./cluster-link";
+import {
+  childEnvironment,
+  isEmbeddedInMemory,
+  type RelayConfig,
+  retentionOptions,
+  storageTarget,
+} from "./config";
 import { consoleLogger } from "./console-logger";
 import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
 import { OpenStreams } from "./http/owner-event-stream";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
-import { thisRunnerProcess } from "./runner-process";
+import { newRelayInstance, RELAY_INSTANCE_VARIABLE, thisRunnerProcess } from "./runner-process";
 import { nodeTokenSecrets } from "./token-secrets";
 import { RELAY_VERSION } from "./version";
 
@@ -41,7 +48,7 @@ export interface Relay {
    * The relay listens on this port now: the CLI agents it starts reach it there (OAR_RELAY_URL,
    * Claude Code's MCP config). Until then they get no relay access.
    */
-  listening(port: number): void;
+  listening(port: number): Promise<void>;
   /** Ends the owner's event streams, closes the engine (every worker), then the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -62,6 +69,10 @@ export interface RelayOverrides {
   readonly childEnv?: Readonly<Record<string, string | undefined>>;
   /** Told each statement sent to the database: the benchmarks and the statement budget count them. */
   readonly onStatement?: StatementListener;
+  /** This process as its lease names it; default the OS process (tests stand for processes of other hosts). */
+  readonly runnerProcess?: RunnerProcess;
+  /** How this process calls the others of its cluster; default the global fetch. */
+  readonly clusterFetch?: typeof globalThis.fetch;
 }
 
 /** The composition root: the one place that wires config, storage, the engine and the HTTP surface. */
@@ -74,10 +85,23 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
   const logger = overrides.logger ?? consoleLogger;
-  const childEnv = overrides.childEnv ?? childEnvironment();
+  // Every process this relay starts carries its instance, so that nothing it started outlives it.
+  const instance = newRelayInstance();
+  const childEnv = { ...(overrides.childEnv ?? childEnvironment()), [RELAY_INSTANCE_VARIABLE]: instance };
   let relayUrl: string | undefined;
   // Its lease names this process, so that a relay started here after a crash ends its turns at once.
-  const runnerProcess = thisRunnerProcess();
+  const runnerProcess = overrides.runnerProcess ?? thisRunnerProcess(instance);
+  // Other processes on the same Postgres are this relay's cluster (DESIGN §9); the secret is the database's.
+  const clusterSecret =
+    storage.driver === "postgres" ? await storage.stores.settings.getSetting(CLUSTER_SECRET_KEY) : undefined;
+  const cluster =
+    typeof clusterSecret === "string"
+      ? createClusterLink({
+          secret: clusterSecret,
+          ...(overrides.clusterFetch === undefined ? {} : { fetch: overrides.clusterFetch }),
+        })
+      : undefined;
+  const retention = retentionOptions(config);
   const engine = createEngine({
     stores: storage.stores,
     providers: overrides.providers ?? [createScriptProvider(), createExternalProvider()],
@@ -107,7 +131,10 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     approvalCards: overrides.approvalCards ?? true,
     // Several relay processes may share a Postgres database; the embedded one is locked to this one.
     sharedStore: storage.driver === "postgres",
+    // Old rows pruned as claimed due work on the clock (DESIGN §9), unless configured off.
+    ...(retention === undefined ? {} : { retention }),
     ...(runnerProcess === undefined ? {} : { runnerProcess }),
+    ...(cluster === undefined ? {} : { cluster }),
     secrets: nodeTokenSecrets,
     allowedRoots: config.allowedRoots,
     folders: createFolderResolver(),
@@ -141,6 +168,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
       clock,
       logger,
       streams,
+      clusterSecret: typeof clusterSecret === "string" ? clusterSecret : undefined,
       ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
     },
   );
@@ -155,10 +183,14 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     closing = current;
     return current;
   };
-  const listening = (port: number) => {
+  const listening = async (port: number) => {
     // A relay listening on every interface is still reached by its own children on loopback.
     const host = ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host;
     relayUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    if (cluster !== undefined) {
+      // On one machine the loopback address serves; processes on several say how they are reached.
+      await engine.announce(config.clusterUrl ?? relayUrl);
+    }
   };
   return { app, services, close, listening };
 }

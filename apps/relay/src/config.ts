@@ -1,5 +1,6 @@
 import { homedir, hostname } from "node:os";
 import { RelayError } from "@oar/core";
+import type { RetentionOptions } from "@oar/engine";
 import { z } from "zod";
 
 // One entry of RELAY_ALLOWED_ROOTS: a relative root would depend on where the relay happens to run.
@@ -32,6 +33,17 @@ export const RelayConfigSchema = z.object({
   claudeBin: z.string().min(1).optional(),
   /** The `copilot` CLI of the Copilot provider; absent, it is looked for on PATH (DESIGN §4). */
   copilotBin: z.string().min(1).optional(),
+  /** How often old rows are pruned (DESIGN §9); 0 turns pruning off; absent, every minute. */
+  pruneEverySeconds: z.coerce.number().int().min(0).max(86_400).optional(),
+  /** Rows one pruning statement deletes at most; absent, 500. */
+  pruneBatch: z.coerce.number().int().min(1).max(5_000).optional(),
+  /** Tool calls kept per conversation, the newest; at least the 200 its activity shows (R-UI-02). */
+  toolCallsKept: z.coerce.number().int().min(200).max(1_000_000).optional(),
+  /**
+   * How the other processes of a cluster on one Postgres reach this one (DESIGN §9); absent, its
+   * loopback address, which serves processes on one machine.
+   */
+  clusterUrl: z.url({ protocol: /^https?$/, error: "an http:// or https:// URL" }).optional(),
 });
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
@@ -46,6 +58,10 @@ const ENV_NAMES: Record<keyof RelayConfig, string> = {
   allowedRoots: "RELAY_ALLOWED_ROOTS",
   claudeBin: "RELAY_CLAUDE_BIN",
   copilotBin: "RELAY_COPILOT_BIN",
+  pruneEverySeconds: "RELAY_PRUNE_EVERY_SECONDS",
+  pruneBatch: "RELAY_PRUNE_BATCH",
+  toolCallsKept: "RELAY_TOOL_CALLS_KEPT",
+  clusterUrl: "RELAY_CLUSTER_URL",
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -77,6 +93,10 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     allowedRoots: read("allowedRoots")?.split(":") ?? defaultAllowedRoots(),
     claudeBin: read("claudeBin"),
     copilotBin: read("copilotBin"),
+    pruneEverySeconds: read("pruneEverySeconds"),
+    pruneBatch: read("pruneBatch"),
+    toolCallsKept: read("toolCallsKept"),
+    clusterUrl: read("clusterUrl"),
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -86,6 +106,21 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     throw new RelayError("VALIDATION", `The relay's configuration is not valid:\n  ${lines.join("\n  ")}`);
   }
   return parsed.data;
+}
+
+/**
+ * How the engine prunes old rows (DESIGN §9): what the configuration sets, the engine's defaults
+ * for the rest (the catalogue's spans); `undefined` when RELAY_PRUNE_EVERY_SECONDS is 0.
+ */
+export function retentionOptions(config: RelayConfig): RetentionOptions | undefined {
+  if (config.pruneEverySeconds === 0) {
+    return undefined;
+  }
+  return {
+    ...(config.pruneEverySeconds === undefined ? {} : { everyMs: config.pruneEverySeconds * 1_000 }),
+    ...(config.pruneBatch === undefined ? {} : { batchSize: config.pruneBatch }),
+    ...(config.toolCallsKept === undefined ? {} : { toolCallsKept: config.toolCallsKept }),
+  };
 }
 
 /** A data directory in memory (tests): there is no folder to write task output under. */

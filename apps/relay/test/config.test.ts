@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { loadConfig, storageTarget } from "../src/config";
+import { loadConfig, retentionOptions, storageTarget } from "../src/config";
 
 describe("relay configuration (DESIGN §4 start)", () => {
   it("defaults to 127.0.0.1:8787 on the embedded PGlite in ./.relay", () => {
@@ -55,6 +55,16 @@ describe("relay configuration (DESIGN §4 start)", () => {
     );
   });
 
+  it("takes RELAY_CLUSTER_URL as an http(s) URL and refuses anything else, naming it", () => {
+    expect(loadConfig({ RELAY_CLUSTER_URL: "http://10.0.0.5:8787" }).clusterUrl).toBe("http://10.0.0.5:8787");
+    expect(loadConfig({}).clusterUrl).toBeUndefined();
+    for (const value of ["10.0.0.5:8787", "ftp://10.0.0.5/", "not a url"]) {
+      expect(() => loadConfig({ RELAY_CLUSTER_URL: value }), value).toThrowError(
+        /RELAY_CLUSTER_URL: an http:\/\/ or https:\/\/ URL/,
+      );
+    }
+  });
+
   it("accepts the port edges 0 and 65535 and refuses 65536", () => {
     expect(loadConfig({ RELAY_PORT: "0" }).port).toBe(0);
     expect(loadConfig({ RELAY_PORT: "65535" }).port).toBe(65_535);
@@ -87,5 +97,28 @@ describe("RELAY_ALLOWED_ROOTS (DESIGN §4, §7)", () => {
         /RELAY_ALLOWED_ROOTS: an empty entry/,
       );
     }
+  });
+});
+
+describe("RELAY_PRUNE_* (DESIGN §9: old rows pruned)", () => {
+  it("prunes by the engine's defaults unless told otherwise, and not at all with RELAY_PRUNE_EVERY_SECONDS=0", () => {
+    expect(retentionOptions(loadConfig({}))).toEqual({});
+    expect(
+      retentionOptions(
+        loadConfig({
+          RELAY_PRUNE_EVERY_SECONDS: "300",
+          RELAY_PRUNE_BATCH: "100",
+          RELAY_TOOL_CALLS_KEPT: "1000",
+        }),
+      ),
+    ).toEqual({ everyMs: 300_000, batchSize: 100, toolCallsKept: 1_000 });
+    expect(retentionOptions(loadConfig({ RELAY_PRUNE_EVERY_SECONDS: "0" }))).toBeUndefined();
+  });
+
+  it("refuses fewer tool calls kept than the activity shows, and a batch of none, naming each", () => {
+    expect(() => loadConfig({ RELAY_TOOL_CALLS_KEPT: "199", RELAY_PRUNE_BATCH: "0" })).toThrowError(
+      /RELAY_PRUNE_BATCH: .*\n {2}RELAY_TOOL_CALLS_KEPT: /,
+    );
+    expect(() => loadConfig({ RELAY_PRUNE_EVERY_SECONDS: "-1" })).toThrowError(/RELAY_PRUNE_EVERY_SECONDS/);
   });
 });

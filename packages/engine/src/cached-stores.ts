@@ -11,7 +11,7 @@ type Cached = "settings" | "peers" | "unlocks" | "tokens";
 
 // The methods of each cached store that change what its cache remembers.
 const WRITES: { readonly [Port in Cached]: readonly (keyof EngineStores[Port])[] } = {
-  settings: ["setSetting", "deleteSetting"],
+  settings: ["setSetting", "deleteSetting", "addToSetting", "updateSetting"],
   peers: ["createPeer", "updatePeer", "removePeer"],
   unlocks: ["unlockRelay", "forgetRelay"],
   tokens: ["storeToken", "revokeToken", "revokeTokensOf", "bindToken"],

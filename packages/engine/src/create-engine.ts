@@ -13,10 +13,13 @@ import type { EngineDeps } from "./ports/engine-deps";
 import type { AgentAccess } from "./ports/provider";
 import { createProviderCatalog } from "./provider-catalog";
 import { peerQuestion } from "./questions/peer-question";
+import { createPruner } from "./retention/pruner";
+import { resolveRetention } from "./retention/resolve-retention";
 import { createSessionRuntime } from "./runtime/create-session-runtime";
 import { findProvider } from "./runtime/worker-pool";
 import { createScheduleRunner } from "./schedules/schedule-runner";
 import { readSettings } from "./settings/settings";
+import { errorMessage } from "./shared/error-message";
 import { authenticate, bindInvite, issueToken } from "./tokens/token-verbs";
 import { addUsage } from "./usage/provider-usage";
 import { createDispatcher } from "./watching/dispatcher";
@@ -45,6 +48,8 @@ export function createEngine(given: EngineDeps): Engine {
       return catalog.current;
     },
   };
+  // How the other processes of the cluster reach this one, once the app listens.
+  let address: string | undefined;
   // One agent token per session for the CLI agents this process starts, made when first asked.
   const accessTokens = new Map<string, Promise<string>>();
   const agentAccess = async (sessionId: string): Promise<AgentAccess | null> => {
@@ -80,6 +85,8 @@ export function createEngine(given: EngineDeps): Engine {
     maxTurnSeconds: async () => (await settings()).maxTurnSeconds,
     ...(deps.sharedStore === undefined ? {} : { sharedStore: deps.sharedStore }),
     ...(deps.runnerProcess === undefined ? {} : { runnerProcess: deps.runnerProcess }),
+    ...(deps.cluster === undefined ? {} : { cluster: deps.cluster }),
+    address: () => address,
   });
   // What the dispatcher and the schedule runner both work with: due work that queues turns.
   const dueWork = {
@@ -109,8 +116,25 @@ export function createEngine(given: EngineDeps): Engine {
   // R-QCHK-05: questions asked on paired relays, looked at until they close.
   const questionPolls = createQuestionPoller({ ...deps, logger: deps.logger ?? silentLogger });
   const live = createEngineLive({ clock: deps.clock });
+  // Old rows pruned as claimed due work, on a timer only when the app asks for it.
+  const pruner = createPruner({
+    stores: deps.stores,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: deps.logger ?? silentLogger,
+    options: resolveRetention(deps.retention),
+  });
   const stopHints = [
-    live.scheduleChanges.listen(() => schedules.poke()),
+    live.scheduleChanges.listen(() => {
+      schedules.poke();
+      // The other processes look at once too (DESIGN §9); their backstop catches a lost hint.
+      void given.stores.schedules.announceChanges?.().catch((error: unknown) =>
+        deps.logger?.warn("Other relay processes could not be told of a schedule change.", {
+          error: errorMessage(error),
+        }),
+      );
+    }),
+    given.stores.schedules.onForeignChanges?.(() => schedules.poke()) ?? (() => {}),
     live.questionPolls.listen(() => questionPolls.poke()),
     hints.listen(() => dispatcher.poke()),
     given.stores.events.onForeignEvents?.(() => hints.notify()) ?? (() => {}),
@@ -136,12 +160,18 @@ export function createEngine(given: EngineDeps): Engine {
     peerQuestion: (relay, questionId) => peerQuestion(deps, relay, questionId),
     peerSubscriptionEvents: (relay, subscriptionId, query) =>
       peerSubscriptionEvents(deps, relay, subscriptionId, query),
+    async announce(at) {
+      address = at;
+      await runtime.announce();
+    },
+    serveCluster: (request, target) => runtime.serveCluster(request, target),
     async settleEvents() {
       await remoteEvents.settled();
       await schedules.settled();
       await questionPolls.settled();
       await dispatcher.settled();
     },
+    pruneNow: () => pruner.pruneNow(),
     async start() {
       await catalog.refresh();
       await runtime.start();
@@ -149,6 +179,9 @@ export function createEngine(given: EngineDeps): Engine {
       remoteEvents.start();
       schedules.start();
       questionPolls.start();
+      if (deps.retention !== undefined) {
+        pruner.start();
+      }
     },
     async close() {
       for (const stop of stopHints) {
@@ -157,6 +190,7 @@ export function createEngine(given: EngineDeps): Engine {
       await remoteEvents.close();
       await schedules.close();
       await questionPolls.close();
+      await pruner.close();
       await dispatcher.close();
       await runtime.close();
       // The activity lines of the last calls land before the stores close.

@@ -1,7 +1,9 @@
 import type { PeerEventsPage, PeerEventsQuery, PeerOrigin, PeerQuestionStatus } from "@oar/schema";
 import type { OwnerApi } from "./owner/owner-api";
+import type { ClusterReply, ClusterRequest } from "./ports/cluster-link";
 import type { TokenRecord } from "./ports/token-store";
 import type { ExecuteOptions, ToolResult } from "./ports/tool-result";
+import type { PruneReport } from "./retention/pruner";
 
 export interface Engine {
   /** Runs one relay_tool call for the calling session (parse, rules, action); never throws for bad input. */
@@ -41,6 +43,22 @@ export interface Engine {
    * paired relays' events under way ends first.
    */
   settleEvents(): Promise<void>;
+  /**
+   * One pass of old rows' pruning now (DESIGN §9), as the timer of `EngineDeps.retention` runs
+   * it; with no retention options, by their defaults. Kinds another process is pruning are skipped.
+   */
+  pruneNow(): Promise<PruneReport>;
+  /**
+   * The address the other processes of the cluster reach this one at (DESIGN §9), once it
+   * listens: written to its lease now, so that they find it for what runs here.
+   */
+  announce(address: string): Promise<void>;
+  /**
+   * A request another process of the cluster sent this one (`target`: the runner lease it meant),
+   * done here only (the app's cluster-internal route). This process is not `target`:
+   * RelayError REMOTE_RELAY_NOT_FOUND.
+   */
+  serveCluster<R extends ClusterRequest>(request: R, target: string): Promise<ClusterReply<R>>;
   /** Recovers after a restart (running turns → error, queued turns start). */
   start(): Promise<void>;
   /** Closes every worker. The stores stay open: their owner closes them. */

@@ -11,6 +11,13 @@ export type {
   OwnerSessionDetail,
   OwnerSessionView,
 } from "./owner/owner-api";
+export type {
+  ClusterLink,
+  ClusterReplies,
+  ClusterReply,
+  ClusterRequest,
+  ClusterTarget,
+} from "./ports/cluster-link";
 export type { EngineDeps, RelayIdentity } from "./ports/engine-deps";
 export type { EngineStores } from "./ports/engine-stores";
 export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
@@ -62,6 +69,8 @@ export type {
   NewInboxQuestion,
   QuestionStore,
 } from "./ports/question-store";
+export type { RetentionOptions } from "./ports/retention-options";
+export { type AgedBatch, PRUNE_KINDS, type PruneKind, type RetentionStore } from "./ports/retention-store";
 export type {
   NewSchedule,
   ScheduleFiring,
@@ -69,7 +78,7 @@ export type {
   ScheduleStore,
   ScheduleTimingPatch,
 } from "./ports/schedule-store";
-export type { SessionRead, SessionReadStore } from "./ports/session-read-store";
+export type { SessionHistory, SessionRead, SessionReadStore } from "./ports/session-read-store";
 export type {
   ConversationRef,
   FinishTurn,
@@ -94,6 +103,8 @@ export type { NewToken, TokenRecord, TokenSecrets, TokenStore } from "./ports/to
 export type { ToolCallRecord, ToolCallStore } from "./ports/tool-call-store";
 export type { ExecuteOptions, ToolResult } from "./ports/tool-result";
 export type { InboxItem } from "./questions/question-views";
+export { type PruneReport, RETENTION_LEASE_PREFIX } from "./retention/pruner";
+export { RETENTION_DEFAULTS, type ResolvedRetention, resolveRetention } from "./retention/resolve-retention";
 export { createSessionRuntime, type SessionRuntimeOptions } from "./runtime/create-session-runtime";
 export type {
   EnqueuePrompt,
@@ -103,3 +114,4 @@ export type {
 } from "./runtime/session-runtime";
 export { patchSettings, readSettings } from "./settings/settings";
 export { webCryptoSecrets } from "./tokens/token-secrets";
+export { addUsage, type MonthUsage, monthUsage } from "./usage/provider-usage";

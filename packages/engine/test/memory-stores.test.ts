@@ -14,6 +14,7 @@ import {
   runLeaseStoreContract,
   runPeerStoreContract,
   runQuestionStoreContract,
+  runRetentionStoreContract,
   runScheduleStoreContract,
   runSessionReadStoreContract,
   runSessionStoreContract,
@@ -40,6 +41,7 @@ runQuestionStoreContract(async () => ({
   cleanup,
 }));
 runAtomicChangesContract(async () => ({ store: createMemoryEngineStores(), cleanup }));
+runRetentionStoreContract(async () => ({ store: createMemoryEngineStores(), cleanup }));
 runTaskStoreContract(async () => ({
   store: createMemoryTaskStore(),
   sessions: createMemorySessionStores().sessions,

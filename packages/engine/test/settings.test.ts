@@ -1,3 +1,4 @@
+import { RelayError } from "@oar/core";
 import { describe, expect, it } from "vitest";
 import { patchSettings, readSettings } from "../src/settings/settings";
 import { createMemorySettingsStore } from "../src/testing";
@@ -16,6 +17,21 @@ describe("owner settings (DESIGN §4, GAP-02, R-WST-02)", () => {
     expect(after.agentSessions).toEqual({ enabled: true, longestWaitSeconds: 120 });
     expect(after.acceptPromptsFromOtherRelays).toBe(false);
     expect(await readSettings(store)).toEqual(after);
+  });
+
+  it("a refused patch changes nothing and is refused as the check refused it", async () => {
+    const store = createMemorySettingsStore();
+    const refusal = new RelayError("REMOTE_RELAY_INVALID_INPUT", "no provider takes this");
+    const refuse = () => {
+      throw refusal;
+    };
+    const patch = { maxTurnSeconds: 600, providers: { odd: { command: "x" } } };
+    await expect(patchSettings(store, patch, refuse)).rejects.toBe(refusal);
+    expect(await store.listSettings()).toEqual({});
+    await patchSettings(store, { quietAfterMinutes: 30 });
+    const before = await store.listSettings();
+    await expect(patchSettings(store, patch, refuse)).rejects.toBe(refusal);
+    expect(await store.listSettings()).toEqual(before);
   });
 
   it("parses one stored value once: reads of it share one settings object until it changes", async () => {

@@ -18,7 +18,7 @@ export interface ForeignEvents {
  * too. Every append notifies at its commit, this process's own included. The pool's `end()` also
  * ends the listening connection, so a closed storage lets the process exit.
  */
-export function listenForEvents(client: Sql): ForeignEvents {
+export function listenForEvents(client: Sql, channel: string = EVENTS_CHANNEL): ForeignEvents {
   const listeners = new Set<() => void>();
   let listening: Promise<ListenMeta | null> | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -37,7 +37,7 @@ export function listenForEvents(client: Sql): ForeignEvents {
     if (stopped || listening !== undefined || listeners.size === 0) {
       return;
     }
-    listening = client.listen(EVENTS_CHANNEL, callListeners, callListeners).then(
+    listening = client.listen(channel, callListeners, callListeners).then(
       (meta) => meta,
       () => {
         // The database did not take the LISTEN (it is away): try again later; polling goes on.

@@ -185,7 +185,8 @@ export async function openPgliteStorage(config: Omit<PgliteStorageConfig, "drive
     return {
       driver: "pglite",
       db,
-      stores: createStores(db),
+      // PGlite runs no autovacuum: the pruner's compaction vacuums what it deleted.
+      stores: createStores(db, { vacuums: true }),
       close: closeOnce(async () => {
         try {
           await opened.close();

@@ -6,6 +6,7 @@ import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { closeOnce, type PostgresStorageConfig, type Storage } from "./storage";
 import { createStores } from "./stores";
 import { toStorageError } from "./stores/guard";
+import { SCHEDULES_CHANNEL } from "./stores/schedule-store";
 
 const CLOSE_TIMEOUT_SECONDS = 5;
 
@@ -100,16 +101,18 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
   });
   const db = drizzle({ client });
   const foreignEvents = listenForEvents(client);
+  const foreignSchedules = listenForEvents(client, SCHEDULES_CHANNEL);
   return {
     driver: "postgres",
     db,
-    stores: createStores(
-      db,
-      { callMs: POSTGRES_TIMEOUTS.callMs, transactionMs: POSTGRES_TIMEOUTS.transactionMs },
-      foreignEvents.hint,
-    ),
+    stores: createStores(db, {
+      deadlines: { callMs: POSTGRES_TIMEOUTS.callMs, transactionMs: POSTGRES_TIMEOUTS.transactionMs },
+      foreignEvents: foreignEvents.hint,
+      foreignSchedules: foreignSchedules.hint,
+    }),
     close: closeOnce(() => {
       foreignEvents.stop();
+      foreignSchedules.stop();
       return client.end({ timeout: CLOSE_TIMEOUT_SECONDS });
     }),
   };

@@ -5,6 +5,7 @@ import {
   runLeaseStoreContract,
   runPeerStoreContract,
   runQuestionStoreContract,
+  runRetentionStoreContract,
   runScheduleStoreContract,
   runSessionReadStoreContract,
   runSessionStoreContract,
@@ -61,6 +62,7 @@ export function describeStoreContracts(database: TestDatabase): void {
     runUnlockStoreContract(fixture((stores) => stores.unlocks));
     runLoopCounterStoreContract(fixture((stores) => stores.loopCounters));
     runAtomicChangesContract(fixture((stores) => stores));
+    runRetentionStoreContract(fixture((stores) => stores));
 
     // The event layer's stores, with transactions that roll back (DESIGN §9: a failed change
     // leaves no outbox row, no seq taken, no delivery).

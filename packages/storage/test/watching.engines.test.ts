@@ -600,3 +600,76 @@ describe.skipIf(!postgres?.available)("two engines on one Postgres (DESIGN §9)"
     }
   });
 });
+
+describe.skipIf(!postgres?.available)(
+  "schedules another process changes on Postgres (DESIGN §9, issue 32)",
+  { timeout: 60_000 },
+  () => {
+    it("a schedule another process made and announced is fired here at once: this process's clock never reaches its backstop", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const here = await open(config, { at: T0, shared: true, ids: "b" });
+      const target = await here.engine.owner.createSession({ provider: "test", title: "Target" });
+      await settle([here.engine], here.storage);
+      // The other process, as far as this one can tell: its rows and its announcement.
+      const other = await openStorage(config);
+      cleanups.push(() => other.close());
+      await other.stores.schedules.insertSchedule({
+        id: "sch_elsewhere",
+        title: "Made elsewhere",
+        text: "Check the nightly build",
+        sessionId: target.id,
+        createdBy: target.id,
+        at: T0,
+        everyMinutes: null,
+        once: true,
+        anchor: T0,
+        nextFireAt: T0,
+        provenance: null,
+        createdAt: T0,
+      });
+      await other.stores.schedules.announceChanges?.();
+      await until(
+        async () => (await here.storage.stores.schedules.getSchedule("sch_elsewhere"))?.firedCount === 1,
+      );
+      expect(await here.storage.stores.schedules.getSchedule("sch_elsewhere")).toMatchObject({
+        firedCount: 1,
+        lastFiredAt: T0,
+      });
+      expect(here.clock.now()).toBe(T0);
+    });
+
+    it("a schedule made through this process is announced to the others once it is stored", async () => {
+      const config = await databaseFor(postgres as TestDatabase);
+      const announced = { count: 0 };
+      const here = await open(config, {
+        at: T0,
+        shared: true,
+        stores: (stores) =>
+          overriding(stores, {
+            schedules: overriding(stores.schedules, {
+              announceChanges: async () => {
+                announced.count++;
+                await stores.schedules.announceChanges?.();
+              },
+            }),
+          }),
+      });
+      const heard = { count: 0 };
+      const other = await openStorage(config);
+      cleanups.push(() => other.close());
+      const stop = other.stores.schedules.onForeignChanges?.(() => heard.count++);
+      cleanups.push(async () => stop?.());
+      const session = await here.engine.owner.createSession({ provider: "test", title: "Planner" });
+      const result = await here.engine.execute(session.id, {
+        action: "schedule",
+        title: "Later",
+        text: "Look at the build.",
+        every_minutes: 30,
+      });
+      expect(result).toMatchObject({ ok: true });
+      expect(announced.count).toBe(1);
+      await until(() => heard.count > 0);
+      expect(heard.count).toBeGreaterThan(0);
+    });
+  },
+);

@@ -2,6 +2,7 @@ import { type Clock, type IdGenerator, type Logger, silentLogger } from "@oar/co
 import type { Engine } from "@oar/engine";
 import type { Healthz, HealthzUnavailable } from "@oar/schema";
 import { Hono } from "hono";
+import { CLUSTER_ROUTE } from "../cluster-link";
 import { type ConsoleAsset, loadConsoleAssets } from "../console-assets";
 import { errorResponse, handleError } from "./errors";
 import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
@@ -11,6 +12,7 @@ import { relayRequestId } from "./middleware/request-id";
 import { limitBody } from "./node-request";
 import { OpenStreams } from "./owner-event-stream";
 import { agentToolRoutes } from "./routes/agent-tool";
+import { clusterRoutes } from "./routes/cluster";
 import { consoleRoutes } from "./routes/console";
 import { mcpRoutes } from "./routes/mcp";
 import { ownerCardRoutes } from "./routes/owner-cards";
@@ -46,6 +48,8 @@ export interface AppSurfaces {
    * default a set of this app's own, ended only by their clients.
    */
   readonly streams?: OpenStreams;
+  /** The secret of this relay's cluster (DESIGN §9); absent, /v1/cluster refuses every call. */
+  readonly clusterSecret?: string | undefined;
   /** The owner's console files; default those beside the relay's code (apps/relay/console). */
   readonly console?: ReadonlyMap<string, ConsoleAsset>;
 }
@@ -93,6 +97,7 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
 
   app.route("/", consoleRoutes(surfaces.console ?? loadConsoleAssets()));
 
+  app.route(CLUSTER_ROUTE, clusterRoutes({ engine, secret: surfaces.clusterSecret }));
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));
   app.route("/v1/owner/sessions", ownerSessionRoutes(engine));
   app.route("/v1/owner/settings", ownerSettingsRoutes(engine));

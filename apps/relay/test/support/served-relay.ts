@@ -78,7 +78,7 @@ export async function serveRelay(options: {
   const server = serve({ fetch: relay.app.fetch, hostname: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const port = (server.address() as AddressInfo).port;
-  relay.listening(port);
+  await relay.listening(port);
   const base = `http://127.0.0.1:${port}`;
   const closeServer = () =>
     new Promise<void>((resolve) => {

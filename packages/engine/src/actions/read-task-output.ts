@@ -2,7 +2,7 @@ import { toIso } from "@oar/core";
 import type { CallOf } from "@oar/schema";
 import { taskType } from "../outbox/outbox";
 import type { TaskRecord } from "../ports/task-store";
-import { readFileEnd } from "../tasks/output-file";
+import type { OutputRead } from "../runtime/cluster";
 import { type OutputTail, outputTail } from "../tasks/output-tail";
 import { TASK_OUTPUT_KEPT_MS } from "../tasks/task-host";
 import { taskStall, taskViewContext } from "../tasks/task-views";
@@ -21,13 +21,23 @@ export const OUTPUT_GONE_NOTE =
   "The task's output is no longer there: it was removed, or the task wrote none to keep.";
 export const SUBAGENT_NOTE = "This task is a background agent: it has no output of its own to read.";
 
+type ReadEnd = (maxBytes: number) => Promise<OutputRead>;
+
 /**
  * The end of the output file, read from the end however large the file (R-RTO-03): a first read
- * sized for the lines asked for, larger reads only while lines are missing.
+ * sized for the lines asked for, larger reads only while lines are missing. The file may be on
+ * another host, read there by a relay process of that host.
  */
-async function tailOfFile(path: string, lines: number): Promise<OutputTail | null> {
+async function tailOfFile(
+  readEnd: ReadEnd,
+  lines: number,
+): Promise<OutputTail | Exclude<OutputRead, { kind: "read" }> | null> {
   for (let bytes = Math.max(FIRST_READ_MIN_BYTES, lines * BYTES_PER_LINE_GUESS); ; bytes *= 4) {
-    const end = await readFileEnd(path, Math.min(bytes, MOST_READ_BYTES));
+    const read = await readEnd(Math.min(bytes, MOST_READ_BYTES));
+    if (read.kind !== "read") {
+      return read;
+    }
+    const end = read.end;
     if (end === null) {
       return null;
     }
@@ -36,6 +46,13 @@ async function tailOfFile(path: string, lines: number): Promise<OutputTail | nul
       return tail;
     }
   }
+}
+
+/** R-RTO-05: why there is nothing to read from a file on another host. */
+function elsewhereNote(read: Exclude<OutputRead, { kind: "read" }>): string {
+  return read.kind === "lost"
+    ? `The task's output is on host ${read.host}, where no relay process of this relay runs now: it is lost on host ${read.host}.`
+    : `The task's output is on host ${read.host}, whose relay process did not answer just now; repeat the call in a few seconds.`;
 }
 
 function requireReadable(
@@ -101,9 +118,16 @@ export async function readTaskOutput(
   if (task.kind === "subagent") {
     notes.push(SUBAGENT_NOTE);
   } else {
-    read = task.outputPath === null ? null : await tailOfFile(task.outputPath, call.lines);
-    if (read === null) {
+    const found =
+      task.outputPath === null
+        ? null
+        : await tailOfFile((maxBytes) => ctx.runtime.readTaskOutput(task, maxBytes), call.lines);
+    if (found === null) {
       notes.push(OUTPUT_GONE_NOTE);
+    } else if ("kind" in found) {
+      notes.push(elsewhereNote(found));
+    } else {
+      read = found;
     }
   }
   const stall = task.status === "running" && task.kind !== "subagent" ? taskStall(task, view) : undefined;

@@ -23,9 +23,14 @@ export function ownerChange<T>(ctx: OwnerContext, work: (tx: OwnerContext) => Pr
 export async function requireSession(ctx: OwnerContext, id: string): Promise<SessionRecord> {
   const session = await ctx.deps.stores.sessions.getSession(id);
   if (!session) {
-    throw new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${id} on this relay.`);
+    throw noSuchSession(id);
   }
   return session;
+}
+
+/** What the owner's verbs answer for a session this relay does not have (or deleted). */
+export function noSuchSession(id: string): RelayError {
+  return new RelayError("REMOTE_RELAY_NOT_FOUND", `No session ${id} on this relay.`);
 }
 
 /** The provider a session runs on; a provider removed from the relay's configuration is unavailable. */

@@ -2,12 +2,12 @@ import { groupBy } from "@oar/core";
 import { type SubscriptionRecord, watches } from "@oar/scheduler";
 import type { TaskSummary } from "@oar/schema";
 import { ENDED_SCHEDULES_SHOWN_MS } from "../actions/schedules/list-schedules";
-import type { MessageRecord, SessionListItem, SessionRecord, TurnRecord } from "../ports/session-store";
+import type { SessionListItem, SessionRecord } from "../ports/session-store";
 import { CLOSED_QUESTIONS_SHOWN_MS, inboxItem, questionTitles } from "../questions/question-views";
 import { scheduleEntry, sessionTitles } from "../schedules/schedule-views";
 import { readableTasks, taskSummary, taskViewContext } from "../tasks/task-views";
 import type { OwnerSessionDetail, OwnerSessionView } from "./owner-api";
-import { type OwnerContext, requireSession } from "./owner-context";
+import { noSuchSession, type OwnerContext } from "./owner-context";
 import { watcherSubscriptions } from "./owner-subscriptions";
 import { recentToolCalls } from "./tool-call-views";
 
@@ -137,34 +137,6 @@ export function sessionView(item: SessionListItem, badges: WatchingBadges): Owne
   };
 }
 
-/** Every turn of the session, oldest first: those its messages started or answer, and those still queued or running. */
-async function turnsOf(
-  ctx: OwnerContext,
-  sessionId: string,
-  messages: readonly MessageRecord[],
-): Promise<TurnRecord[]> {
-  const { sessions } = ctx.deps.stores;
-  const byId = new Map<string, TurnRecord>();
-  for (const turn of await sessions.listActiveTurns({ sessionId })) {
-    byId.set(turn.id, turn);
-  }
-  for (const message of messages) {
-    if (message.turnId !== null && byId.has(message.turnId)) {
-      continue;
-    }
-    const turn =
-      message.turnId !== null
-        ? await sessions.getTurn(message.turnId)
-        : message.role === "user"
-          ? await ctx.runtime.turnOfMessage(message.id)
-          : null;
-    if (turn && turn.sessionId === sessionId) {
-      byId.set(turn.id, turn);
-    }
-  }
-  return [...byId.values()].sort((a, b) => a.queuedAt - b.queuedAt);
-}
-
 /** The session's tasks as an agent's read_session shows them: running, or ended within the hour. */
 async function ownerTasks(ctx: OwnerContext, id: string): Promise<TaskSummary[]> {
   const [tasks, view] = await Promise.all([
@@ -174,13 +146,20 @@ async function ownerTasks(ctx: OwnerContext, id: string): Promise<TaskSummary[]>
   return (tasks.get(id) ?? []).map((task) => taskSummary(task, view));
 }
 
+/**
+ * GET /v1/owner/sessions/:id. The session, its messages and its turns are one read of the store:
+ * read in parts, a turn another process ended between them showed `done` without its reply.
+ */
 export async function sessionDetail(ctx: OwnerContext, id: string): Promise<OwnerSessionDetail> {
-  const session = await requireSession(ctx, id);
-  const messages = await ctx.deps.stores.sessions.listMessages(id);
+  const history = await ctx.deps.stores.reads.readSessionHistory(id);
+  if (history === null) {
+    throw noSuchSession(id);
+  }
+  const { session, messages, turns } = history;
   return {
     ...sessionView({ ...session, messageCount: messages.length }, await watchingBadges(ctx, [id])),
     messages,
-    turns: await turnsOf(ctx, id, messages),
+    turns,
     inFlight: ctx.runtime.inFlight(id),
     pendingQuestions: await ctx.runtime.pendingQuestions(id),
     tasks: await ownerTasks(ctx, id),

@@ -1,9 +1,11 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
+import type { ClusterLink } from "./cluster-link";
 import type { EngineStores } from "./engine-stores";
 import type { FolderResolver } from "./folder-resolver";
 import type { RunnerProcess } from "./lease-store";
 import type { PeerLink } from "./peer-link";
 import type { Provider, ProviderSource } from "./provider";
+import type { RetentionOptions } from "./retention-options";
 import type { TokenSecrets } from "./token-store";
 
 export interface RelayIdentity {
@@ -56,10 +58,20 @@ export interface EngineDeps {
    * or at the next heartbeat) instead of when its lease expires. Absent: only expiry ends them.
    */
   readonly runnerProcess?: RunnerProcess;
+  /**
+   * How this process reaches the other processes sharing its stores (DESIGN §9): stop, Kill,
+   * archive and read_task_output reach the process where the turn or task runs. Default none.
+   */
+  readonly cluster?: ClusterLink;
   /** How tokens are made and hashed; default the platform's Web Crypto. */
   readonly secrets?: TokenSecrets;
   /** The network to paired relays; absent, every paired relay is unreachable (and says so). */
   readonly peerLink?: PeerLink;
   /** How often the events of subscriptions on paired relays are fetched (§28); default 3 s of the clock. */
   readonly peerPollMs?: number;
+  /**
+   * Old rows are pruned on the clock's timer with these options (DESIGN §9). Absent, no timer
+   * prunes (tests of other things keep every row); `Engine.pruneNow` still runs a pass.
+   */
+  readonly retention?: RetentionOptions;
 }

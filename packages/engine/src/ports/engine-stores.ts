@@ -5,6 +5,7 @@ import type { GroupStore } from "./group-store";
 import type { LeaseStore } from "./lease-store";
 import type { PeerStore } from "./peer-store";
 import type { QuestionStore } from "./question-store";
+import type { RetentionStore } from "./retention-store";
 import type { ScheduleStore } from "./schedule-store";
 import type { SessionReadStore } from "./session-read-store";
 import type { SessionStore } from "./session-store";
@@ -45,6 +46,8 @@ export interface EngineStores {
   readonly toolCalls: ToolCallStore;
   /** The hot calls' reads across sessions, messages, questions and tasks, each in one round trip. */
   readonly reads: SessionReadStore;
+  /** Old rows' pruning, across the tables above that would otherwise grow for ever (DESIGN §9). */
+  readonly retention: RetentionStore;
   /**
    * Runs `work` on these stores bound to one transaction: every write it makes lands, or none
    * does (DESIGN §7: a refused or failed call changes nothing). Inside, use only the stores
@@ -76,4 +79,5 @@ export const STORE_PORTS = Object.keys({
   schedules: true,
   toolCalls: true,
   reads: true,
+  retention: true,
 } satisfies Record<StorePort, true>) as StorePort[];

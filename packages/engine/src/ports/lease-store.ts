@@ -12,6 +12,10 @@ export interface Lease {
   readonly expiresAt: number;
   /** The process holding it, as it said when it took the lease; `null` when it did not say. */
   readonly process: LeaseProcess | null;
+  /** The holder's instance id, which its children carry (RunnerProcess.instance); `null` when it named none. */
+  readonly instance: string | null;
+  /** How the other processes of a cluster reach the holder (DESIGN §9); `null` until it says. */
+  readonly address: string | null;
 }
 
 /**
@@ -38,6 +42,9 @@ export interface LeaseRequest {
 export interface LeaseAcquisition extends LeaseRequest {
   /** Recorded on the lease (its `process`), so that a process of the same host can tell it died. */
   readonly process?: LeaseProcess;
+  /** Recorded on the lease (its `instance`, its `address`). */
+  readonly instance?: string;
+  readonly address?: string;
 }
 
 export interface LeaseStore {
@@ -47,8 +54,13 @@ export interface LeaseStore {
    * lease records `process` (null without it).
    */
   acquireLease(request: LeaseAcquisition): Promise<Result<Lease, LeaseRefusal>>;
-  /** Extends the lease while `owner` and `fencingToken` still name the holder; its `process` stays. */
-  renewLease(request: LeaseRequest & { readonly fencingToken: number }): Promise<Result<Lease, LeaseRefusal>>;
+  /**
+   * Extends the lease while `owner` and `fencingToken` still name the holder; its `process` and
+   * `instance` stay, its `address` becomes `address` when given (`null` keeps it too).
+   */
+  renewLease(
+    request: LeaseRequest & { readonly fencingToken: number; readonly address?: string | null },
+  ): Promise<Result<Lease, LeaseRefusal>>;
   /** Lets the lease go at `now`; false when this owner and token no longer hold it. */
   releaseLease(input: {
     readonly name: string;
@@ -82,4 +94,11 @@ export interface LeaseStore {
 export interface RunnerProcess extends LeaseProcess {
   /** Whether the process with this pid (on this host) still runs. */
   readonly isAlive: (pid: number) => boolean;
+  /**
+   * This process's instance id: every process it starts (agents' CLIs, tasks, git) carries it in
+   * its environment, so that once this process is gone another one of its host finds and ends them.
+   */
+  readonly instance?: string;
+  /** Ends the processes of this host that carry `instance` (a gone relay process's children); how many. */
+  readonly reap?: (instance: string) => Promise<number>;
 }

@@ -80,6 +80,13 @@ export interface ScheduleFiring {
 }
 
 export interface ScheduleStore {
+  /**
+   * Calls `listener` when another process (or this one) announced a change of schedules; returns
+   * the function that stops it. Only where other processes share the stores (Postgres LISTEN).
+   */
+  onForeignChanges?(listener: () => void): () => void;
+  /** Tells the processes listening that schedules changed (after the change committed). */
+  announceChanges?(): Promise<void>;
   insertSchedule(schedule: NewSchedule): Promise<ScheduleRecord>;
   getSchedule(id: string): Promise<ScheduleRecord | null>;
   /**

@@ -24,6 +24,11 @@ export interface TaskRecord {
   readonly runner: string | null;
   /** The process group of a shell task (its leader's pid); `null` for tasks without a process. */
   readonly pid: number | null;
+  /**
+   * The pid space (RunnerProcess.host) the group and the output file are on; `null` when the
+   * process did not say. Another host reads the output through a relay process of this one.
+   */
+  readonly host: string | null;
   readonly startedAt: number;
   readonly lastOutputAt: number | null;
   readonly endedAt: number | null;
@@ -53,10 +58,14 @@ export interface TaskStore {
   endTask(ending: TaskEnding): Promise<TaskRecord | null>;
   /** Marks output seen; counts when the output is a test run. Nothing for a task that ended. */
   noteOutput(id: string, seen: { readonly at: number; readonly counts?: TestCounts | null }): Promise<void>;
-  /** Ended tasks whose output file is still there and that ended before `endedBefore`. */
+  /**
+   * Ended tasks whose output file is still there and that ended before `endedBefore`; with
+   * `host`, only those whose file is on that host (or that named none): a file is removed where it is.
+   */
   listExpiredOutputs(options: {
     readonly endedBefore: number;
     readonly limit: number;
+    readonly host?: string;
   }): Promise<TaskRecord[]>;
   /** The output file is gone: forget its path. */
   forgetOutput(id: string): Promise<void>;

@@ -13,8 +13,18 @@ export interface BlockingQuestions {
     turn: RunningTurn,
     question: { readonly text: string; readonly options: readonly string[] },
   ): Promise<QuestionAnswer>;
-  /** Compare-and-set on the row; `false` when the question was no longer pending. */
-  answer(questionId: string, answer: QuestionAnswer): Promise<boolean>;
+  /**
+   * Compare-and-set on the row; `false` when the question was no longer pending. The answer goes
+   * to the turn when it waits in this process; `elsewhere` is the turn waiting in another one.
+   */
+  answer(
+    questionId: string,
+    answer: QuestionAnswer,
+  ): Promise<false | { readonly turnId: string; readonly elsewhere: boolean }>;
+  /** Another process answered this question: its turn here goes on with the stored answer. */
+  answeredElsewhere(questionId: string): Promise<boolean>;
+  /** Each heartbeat: questions waited on here that another process answered without reaching this one. */
+  recheck(): Promise<void>;
   pending(sessionId: string, turnId?: string): Promise<PendingQuestionView[]>;
   /** A question whose turn ended can no longer be answered. */
   endOfTurn(turnId: string): Promise<void>;
@@ -34,6 +44,16 @@ export function createBlockingQuestions(ctx: RuntimeContext, waiters: Wakeups): 
   const { questions } = ctx.stores;
   // The turns of this process waiting on a question, by question id.
   const waiting = new Map<string, (answer: QuestionAnswer) => void>();
+
+  /** Hands the stored answer to the turn waiting on it here; false when none waits here. */
+  const deliver = (record: BlockingQuestionRecord): boolean => {
+    const waiter = waiting.get(record.id);
+    waiter?.({
+      ...(record.answer === null ? {} : { answer: record.answer }),
+      ...(record.choices === null ? {} : { choices: record.choices }),
+    });
+    return waiter !== undefined;
+  };
 
   return {
     async ask(turn, { text, options }) {
@@ -104,12 +124,23 @@ export function createBlockingQuestions(ctx: RuntimeContext, waiters: Wakeups): 
       if (!answered) {
         return false;
       }
-      waiting.get(questionId)?.({
-        ...(answered.answer === null ? {} : { answer: answered.answer }),
-        ...(answered.choices === null ? {} : { choices: answered.choices }),
-      });
+      const here = deliver(answered);
       waiters.notify(answered.turnId);
-      return true;
+      return { turnId: answered.turnId, elsewhere: !here };
+    },
+
+    async recheck() {
+      for (const questionId of [...waiting.keys()]) {
+        const record = await questions.getBlockingQuestion(questionId);
+        if (record?.status === "answered") {
+          deliver(record);
+        }
+      }
+    },
+
+    async answeredElsewhere(questionId) {
+      const record = waiting.has(questionId) ? await questions.getBlockingQuestion(questionId) : null;
+      return record !== null && record.status === "answered" && deliver(record);
     },
 
     async pending(sessionId, turnId) {

@@ -2,15 +2,18 @@ import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Clock, type IdGenerator, type Logger, RelayError, silentLogger } from "@oar/core";
+import type { ClusterLink, ClusterReply, ClusterRequest } from "../ports/cluster-link";
 import type { EngineStores } from "../ports/engine-stores";
 import type { RunnerProcess } from "../ports/lease-store";
 import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
 import { readSettings } from "../settings/settings";
 import { errorMessage } from "../shared/error-message";
+import { readFileEnd } from "../tasks/output-file";
 import { createTaskHost } from "../tasks/task-host";
 import { killLostGroup } from "../tasks/task-process";
 import { createWakeups } from "../wakeups";
 import { createBlockingQuestions } from "./blocking-questions";
+import { createCluster } from "./cluster";
 import { createOutageWaits } from "./outage-waits";
 import { createQueueDriver } from "./queue-driver";
 import { recoverAtStart, recoverExpiredRunners, undrivenQueues } from "./recovery";
@@ -60,6 +63,14 @@ export interface SessionRuntimeOptions {
    * other processes' turns end when their leases expire.
    */
   readonly runnerProcess?: RunnerProcess;
+  /**
+   * How this process reaches the others sharing its stores (DESIGN §9): a stop, a Kill or an
+   * archive reaches the process running the turn or task, a task's output is read on its host.
+   * Default none: only what runs here is stopped and read.
+   */
+  readonly cluster?: ClusterLink;
+  /** How the others reach this process (its lease says it); undefined until it listens. */
+  readonly address?: () => string | undefined;
 }
 
 /** The session runtime of this process: turn queues, workers, waits and question cards. */
@@ -90,6 +101,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     sharedStore: options.sharedStore ?? false,
     runnerProcess: options.runnerProcess,
     runner: () => lease.current(),
+    address: options.address ?? (() => undefined),
     outages: createOutageWaits({
       clock: options.clock,
       isClosed: () => closed,
@@ -121,6 +133,65 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
       queues.kick(sessionId);
     }
   };
+  const cluster = createCluster(ctx, options.cluster, () => lease.current()?.lease);
+  /** The processes other than this one that run the session's turn or tasks. */
+  const runnersElsewhere = async (sessionId: string) => {
+    const own = lease.current()?.lease;
+    const [turns, sessionTasks] = await Promise.all([
+      sessions.listActiveTurns({ sessionId }),
+      ctx.stores.tasks.listTasksOfSessions([sessionId], { endedSince: null }),
+    ]);
+    const leases = [
+      ...turns.flatMap((turn) => (turn.status === "running" && turn.runner ? [turn.runner.lease] : [])),
+      ...sessionTasks.flatMap((task) => (task.status === "running" && task.runner ? [task.runner] : [])),
+    ];
+    return new Set(leases.filter((name) => name !== own));
+  };
+  const stopHere = async (sessionId: string) => {
+    const endingTasks = tasks.endSession(sessionId);
+    const turn = running.ofSession(sessionId);
+    if (!turn || turn.stopReason !== null) {
+      return (await endingTasks) > 0;
+    }
+    turn.stop({ kind: "stop" });
+    await Promise.all([turn.settled, endingTasks]);
+    return true;
+  };
+  const killHere = async (sessionId: string) => {
+    const turn = running.ofSession(sessionId);
+    // The worker is forgotten before the turn ends, so that the next turn starts a new one.
+    const closing = workers.close(sessionId);
+    turn?.stop({ kind: "kill" });
+    await Promise.all([closing, tasks.endSession(sessionId)]);
+    await turn?.settled;
+  };
+  /** What another process of the cluster asks of this one: done here only, never passed on. */
+  const serveHere = async (request: ClusterRequest): Promise<ClusterReply<ClusterRequest>> => {
+    switch (request.op) {
+      case "stop_turn":
+        return { stopped: await stopHere(request.sessionId) };
+      case "kill_worker":
+        await killHere(request.sessionId);
+        return {};
+      case "end_tasks":
+        await tasks.endSession(request.sessionId);
+        return {};
+      case "read_output": {
+        // Only a task's own output file, and only one on this host: the route reads nothing else.
+        const task = await ctx.stores.tasks.getTask(request.taskId);
+        const host = ctx.runnerProcess?.host;
+        if (task === null || task.outputPath === null || host === undefined || task.host !== host) {
+          return { end: null };
+        }
+        return { end: await readFileEnd(task.outputPath, request.maxBytes) };
+      }
+      case "question_answered":
+        return { delivered: await questions.answeredElsewhere(request.questionId) };
+      case "reap":
+        return { ended: (await ctx.runnerProcess?.reap?.(request.instance)) ?? 0 };
+    }
+  };
+
   const lease = createRunnerLease(ctx, {
     lost() {
       // Another process recovered these turns: they stop here and nothing of them is written.
@@ -134,8 +205,9 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         .catch((error: unknown) =>
           ctx.logger.warn("Old task output could not be removed.", { error: errorMessage(error) }),
         );
-      const recovered = await recoverExpiredRunners(ctx, lease.current()?.lease);
+      const recovered = await recoverExpiredRunners(ctx, lease.current()?.lease, cluster.reap);
       kickAll(recovered);
+      await questions.recheck();
       // A queue whose process died, or whose kick was lost, is driven from here.
       kickAll(await undrivenQueues(ctx));
     },
@@ -203,34 +275,62 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     },
 
     async stopTurn(sessionId) {
-      const endingTasks = tasks.endSession(sessionId);
-      const turn = running.ofSession(sessionId);
-      if (!turn || turn.stopReason !== null) {
-        return (await endingTasks) > 0;
-      }
-      turn.stop({ kind: "stop" });
-      await Promise.all([turn.settled, endingTasks]);
-      return true;
+      const [here, elsewhere] = await Promise.all([
+        stopHere(sessionId),
+        runnersElsewhere(sessionId).then((leases) =>
+          leases.size === 0 ? [] : cluster.tell({ op: "stop_turn", sessionId }, leases),
+        ),
+      ]);
+      return here || elsewhere.some((reply) => reply.stopped);
     },
 
     async killWorker(sessionId) {
-      const turn = running.ofSession(sessionId);
-      // The worker is forgotten before the turn ends, so that the next turn starts a new one.
-      const closing = workers.close(sessionId);
-      turn?.stop({ kind: "kill" });
-      await Promise.all([closing, tasks.endSession(sessionId)]);
-      await turn?.settled;
+      // Any process may keep an idle worker of the session: each closes its own.
+      await Promise.all([killHere(sessionId), cluster.tell({ op: "kill_worker", sessionId })]);
     },
 
     async endTasks(sessionId) {
-      await tasks.endSession(sessionId);
+      const elsewhere = await runnersElsewhere(sessionId);
+      await Promise.all([
+        tasks.endSession(sessionId),
+        elsewhere.size === 0 ? undefined : cluster.tell({ op: "end_tasks", sessionId }, elsewhere),
+      ]);
+    },
+
+    readTaskOutput: (task, maxBytes) => cluster.readOutput(task, maxBytes),
+
+    announce: () => lease.renewNow(),
+
+    async serveCluster<R extends ClusterRequest>(request: R, target: string): Promise<ClusterReply<R>> {
+      const own = lease.current()?.lease;
+      if (own === undefined || target !== own) {
+        throw new RelayError(
+          "REMOTE_RELAY_NOT_FOUND",
+          `This relay process is ${own ?? "between leases"}, not ${target}: the cluster's registry is out of date.`,
+        );
+      }
+      return (await serveHere(request)) as ClusterReply<R>;
     },
 
     taskLastOutputAt: (taskId) => tasks.lastOutputAt(taskId),
 
     pendingQuestions: (sessionId) => questions.pending(sessionId),
 
-    answerQuestion: (questionId, answer) => questions.answer(questionId, answer),
+    async answerQuestion(questionId, answer) {
+      const answered = await questions.answer(questionId, answer);
+      if (answered === false) {
+        return false;
+      }
+      if (answered.elsewhere) {
+        // The turn waits in the process running it: the answer is stored, that process is told.
+        const turn = await sessions.getTurn(answered.turnId);
+        const runner = turn?.status === "running" ? turn.runner?.lease : undefined;
+        if (runner !== undefined && runner !== lease.current()?.lease) {
+          await cluster.tell({ op: "question_answered", questionId }, new Set([runner]));
+        }
+      }
+      return true;
+    },
 
     async start() {
       // Recovery runs once, before this process runs turns of its own.
@@ -241,8 +341,10 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
       await mkdir(outputDir, { recursive: true });
       await recoverAtStart(ctx);
       await lease.start();
+      // On the embedded database too: the process before left its lease, and maybe children, behind.
+      const recovered = await recoverExpiredRunners(ctx, lease.current()?.lease, cluster.reap);
       if (ctx.sharedStore) {
-        kickAll(await recoverExpiredRunners(ctx, lease.current()?.lease));
+        kickAll(recovered);
       }
       kickAll(await undrivenQueues(ctx));
     },

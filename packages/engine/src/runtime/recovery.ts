@@ -1,6 +1,8 @@
 import { recordTurnEnded } from "../outbox/outbox";
 import type { EngineStores } from "../ports/engine-stores";
+import type { Lease } from "../ports/lease-store";
 import type { TurnRecord } from "../ports/session-store";
+import { errorMessage } from "../shared/error-message";
 import { settleSessionState } from "../tasks/session-state";
 import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
@@ -92,7 +94,11 @@ async function letGoOfDeadHolders(ctx: RuntimeContext, own: string | undefined):
  * one process (the one whose retirement succeeds), and the old holder can no longer renew it.
  * Returns the sessions whose turns ended.
  */
-export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | undefined): Promise<string[]> {
+export async function recoverExpiredRunners(
+  ctx: RuntimeContext,
+  own: string | undefined,
+  reap: (lease: Lease) => Promise<unknown> = async () => {},
+): Promise<string[]> {
   await letGoOfDeadHolders(ctx, own);
   const now = ctx.clock.now();
   const expired = await ctx.stores.leases.listExpiredLeases({ prefix: RUNNER_LEASE_PREFIX, now });
@@ -103,11 +109,21 @@ export async function recoverExpiredRunners(ctx: RuntimeContext, own: string | u
     }
     const failed = await ctx.stores.transaction(async (stores) => {
       if (!(await stores.leases.retireLease({ name: lease.name, fencingToken: lease.fencingToken, now }))) {
-        return [];
+        return null;
       }
       await ctx.tasks.failLost(stores, { runner: lease.name, at: now });
       return failTurns(ctx, stores, { error: RUNNER_GONE_MESSAGE, endedAt: now, runner: lease.name });
     });
+    if (failed === null) {
+      continue;
+    }
+    // Its agents' CLIs, tasks and clones do not outlive it: ended on its host, by the process that retired it.
+    await reap(lease).catch((error: unknown) =>
+      ctx.logger.warn("What a gone relay process left running could not be ended.", {
+        lease: lease.name,
+        error: errorMessage(error),
+      }),
+    );
     if (failed.length > 0) {
       ctx.logger.warn("Recovered the turns of a relay process that went away.", {
         lease: lease.name,

@@ -17,6 +17,8 @@ export interface RunnerLease {
   /** The runner turns are claimed under now; undefined until started, or while a new lease is sought. */
   current(): TurnRunner | undefined;
   start(): Promise<void>;
+  /** Renews now: a changed address is written at once instead of at the next heartbeat. */
+  renewNow(): Promise<void>;
   /** Stops renewing and lets the lease go, so another process recovers at once what this one leaves. */
   close(): Promise<void>;
 }
@@ -38,12 +40,15 @@ export function createRunnerLease(ctx: RuntimeContext, hooks: RunnerLeaseHooks):
     const owner = ctx.ids.next("runner");
     const name = `${RUNNER_LEASE_PREFIX}${owner}`;
     const self = ctx.runnerProcess;
+    const address = ctx.address();
     const taken = await leases.acquireLease({
       name,
       owner,
       ttlMs: RUNNER_LEASE_TTL_MS,
       now: ctx.clock.now(),
       ...(self === undefined ? {} : { process: { host: self.host, pid: self.pid } }),
+      ...(self?.instance === undefined ? {} : { instance: self.instance }),
+      ...(address === undefined ? {} : { address }),
     });
     // A name never used before is always free.
     if (taken.ok) {
@@ -56,12 +61,14 @@ export function createRunnerLease(ctx: RuntimeContext, hooks: RunnerLeaseHooks):
       await acquire();
       return;
     }
+    const address = ctx.address();
     const renewed = await leases.renewLease({
       name: held.name,
       owner: held.owner,
       fencingToken: held.token,
       ttlMs: RUNNER_LEASE_TTL_MS,
       now: ctx.clock.now(),
+      ...(address === undefined ? {} : { address }),
     });
     if (!renewed.ok) {
       ctx.logger.warn("This relay process lost its lease: another process recovered its turns.", {
@@ -100,6 +107,12 @@ export function createRunnerLease(ctx: RuntimeContext, hooks: RunnerLeaseHooks):
     async start() {
       await acquire();
       schedule();
+    },
+    async renewNow() {
+      // The heartbeat retries; a database away now only delays the news.
+      await renew().catch((error: unknown) =>
+        ctx.logger.warn("This relay process could not renew its lease now.", { error: errorMessage(error) }),
+      );
     },
     async close() {
       stopped = true;

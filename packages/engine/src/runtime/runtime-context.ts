@@ -29,6 +29,8 @@ export interface RuntimeContext {
   readonly sharedStore: boolean;
   /** This process as its runner lease names it; undefined: other runners' leases end only by expiry. */
   readonly runnerProcess: RunnerProcess | undefined;
+  /** How the other processes of the cluster reach this one; undefined until it listens. */
+  readonly address: () => string | undefined;
   /** The lease turns are claimed under now (undefined while this process seeks a new one). */
   readonly runner: () => TurnRunner | undefined;
   /** Where writes that must land wait out an outage: woken as soon as the database answers again. */

@@ -1,7 +1,10 @@
 import type { TurnWaitStatus } from "@oar/schema";
+import type { ClusterReply, ClusterRequest } from "../ports/cluster-link";
 import type { EngineStores } from "../ports/engine-stores";
 import type { QuestionAnswer } from "../ports/provider";
 import type { Provenance, TurnOrigin, TurnRecord } from "../ports/session-store";
+import type { TaskRecord } from "../ports/task-store";
+import type { OutputRead } from "./cluster";
 
 /** Where a turn stands, in the vocabulary of send/create_session/wait results (GAP-10). */
 
@@ -78,11 +81,20 @@ export interface SessionRuntime {
   killWorker(sessionId: string): Promise<void>;
   /** Ends the session's background tasks run here (archive, delete): `stopped`, their groups gone. */
   endTasks(sessionId: string): Promise<void>;
+  /** The end of a task's output file, read where it is (this host, or through a process of its own). */
+  readTaskOutput(task: TaskRecord, maxBytes: number): Promise<OutputRead>;
+  /**
+   * A request of another process of the cluster, for this process (`target`, its runner lease):
+   * done here only. Refused (REMOTE_RELAY_NOT_FOUND) when this process is not `target`.
+   */
+  serveCluster<R extends ClusterRequest>(request: R, target: string): Promise<ClusterReply<R>>;
   /** The last output this process saw of a task it runs; `undefined` for a task it does not run. */
   taskLastOutputAt(taskId: string): number | null | undefined;
   pendingQuestions(sessionId: string): Promise<PendingQuestionView[]>;
   /** Answers a blocking question card; `false` when it was no longer pending. */
   answerQuestion(questionId: string, answer: QuestionAnswer): Promise<boolean>;
+  /** Writes this process's address to its lease now (Engine.announce). */
+  announce(): Promise<void>;
   /** On start: running turns of the last process end as `error`; queued turns start. */
   start(): Promise<void>;
   close(): Promise<void>;

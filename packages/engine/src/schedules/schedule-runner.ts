@@ -11,14 +11,22 @@ export type ScheduleRunnerDeps = DispatcherDeps;
  * its rows in transactions of its own; with shared stores it also looks every second for what
  * another process created.
  */
+/** How often a runner told of other processes' changes still looks (a hint lost on a reconnect). */
+export const ANNOUNCED_BACKSTOP_MS = 15_000;
+
 export function createScheduleRunner(deps: ScheduleRunnerDeps): DueRunner {
   const { stores, clock } = deps;
   return createDueRunner({
     clock,
     logger: deps.logger,
     name: "schedule runner",
-    // With other processes on the stores, their schedules are looked for every second (DESIGN §9).
-    backstopMs: deps.sharedStore ? SHARED_POLL_MS : null,
+    // With other processes on the stores, their schedules are looked for every second (DESIGN §9);
+    // where they announce their changes, that hint wakes this runner and the look is rarer.
+    backstopMs: !deps.sharedStore
+      ? null
+      : stores.schedules.onForeignChanges === undefined
+        ? SHARED_POLL_MS
+        : ANNOUNCED_BACKSTOP_MS,
     async pass() {
       for (;;) {
         const done = await stores.transaction((tx) =>

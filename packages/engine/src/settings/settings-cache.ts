@@ -30,6 +30,19 @@ export function cachingSettingsStore(
       cache.delete(key);
       return deleted;
     },
+    async addToSetting(key, deltas) {
+      cache.delete(key);
+      await store.addToSetting(key, deltas);
+      cache.delete(key);
+    },
+    // The store reads the held value itself, never this cache's: a value cached here may be a
+    // second old, and an update made from it would undo another process's change.
+    async updateSetting(key, update) {
+      cache.delete(key);
+      const written = await store.updateSetting(key, update);
+      cache.delete(key);
+      return written;
+    },
     listSettings: () => store.listSettings(),
     forgetAll: () => cache.clear(),
   };

@@ -22,14 +22,19 @@ export async function readSettings(store: SettingsStore): Promise<OwnerSettings>
   if (known !== undefined) {
     return known;
   }
+  const parsed = parseStored(stored);
+  if (key !== undefined) {
+    parsedSettings.set(key, parsed);
+  }
+  return parsed;
+}
+
+function parseStored(stored: JsonValue | undefined): OwnerSettings {
   const parsed = OwnerSettingsSchema.safeParse(stored ?? {});
   if (!parsed.success) {
     throw new RelayError("REMOTE_RELAY_INTERNAL", "The stored relay settings do not validate.", {
       cause: parsed.error,
     });
-  }
-  if (key !== undefined) {
-    parsedSettings.set(key, parsed.data);
   }
   return parsed.data;
 }
@@ -61,23 +66,43 @@ function mergeProviders(current: ProviderEntries, patch: OwnerSettingsPatch["pro
 
 /**
  * Applies a validated patch (OwnerSettingsPatchSchema) and returns the settings now in force;
- * `checkProviders` refuses provider entries no provider takes as they are.
+ * `checkProviders` refuses provider entries no provider takes as they are. The patch is merged
+ * into the row as stored now, held against other processes' patches (DESIGN §9), never into a
+ * cached copy; a refused patch writes nothing.
  */
 export async function patchSettings(
   store: SettingsStore,
   patch: OwnerSettingsPatch,
   checkProviders: (entries: Readonly<Record<string, unknown>>) => void = () => {},
 ): Promise<OwnerSettings> {
-  const current = await readSettings(store);
+  const written = await store.updateSetting(
+    SETTINGS_KEY,
+    (stored) => merged(parseStored(stored), patch, checkProviders) as unknown as JsonValue,
+  );
+  return parseStored(written);
+}
+
+// The merge runs while the store holds the row, and its refusals are RelayErrors: the store
+// passes those on as they are (any other failure it reports as its own).
+function merged(
+  current: OwnerSettings,
+  patch: OwnerSettingsPatch,
+  checkProviders: (entries: Readonly<Record<string, unknown>>) => void,
+): OwnerSettings {
   const providers = mergeProviders(current.providers, patch.providers);
   checkProviders(providers.changed);
-  const { allowedRoots: _shownNotStored, ...next } = OwnerSettingsSchema.parse({
+  const parsed = OwnerSettingsSchema.safeParse({
     ...current,
     ...patch,
     agentSessions: { ...current.agentSessions, ...patch.agentSessions },
     providers: providers.merged,
   });
-  await store.setSetting(SETTINGS_KEY, next as unknown as JsonValue);
+  if (!parsed.success) {
+    throw new RelayError("REMOTE_RELAY_INTERNAL", "The patched relay settings do not validate.", {
+      cause: parsed.error,
+    });
+  }
+  const { allowedRoots: _shownNotStored, ...next } = parsed.data;
   return next;
 }
 

@@ -97,6 +97,8 @@ export interface TaskHostContext {
   readonly logger: Logger;
   /** The lease turns are claimed under now: a task records it, so another process knows whose it is. */
   readonly runner: () => TurnRunner | undefined;
+  /** This process (its pid space, RunnerProcess.host): a task records where its group and output are. */
+  readonly runnerProcess?: { readonly host: string } | undefined;
 }
 
 export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): TaskHost {
@@ -198,6 +200,7 @@ export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): 
           counts: null,
           runner: ctx.runner()?.lease ?? null,
           pid: null,
+          host: ctx.runnerProcess?.host ?? null,
           startedAt,
           lastOutputAt: null,
           endedAt: null,
@@ -312,8 +315,10 @@ export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): 
         const session = await stores.sessions.getSession(record.sessionId);
         await settleSessionState(stores, record.sessionId);
         await recordTaskEnded(writer(stores), record, { id: record.sessionId, title: session?.title ?? "" });
-        if (record.pid !== null && runner === undefined) {
-          // Only the embedded database's single process knows the group is on this machine.
+        // The embedded database's single process, or a task recorded on this host: the group is here.
+        const here =
+          runner === undefined || (record.host !== null && record.host === ctx.runnerProcess?.host);
+        if (record.pid !== null && here) {
           await options.killLost(record.pid, record.id);
         }
       }
@@ -321,9 +326,11 @@ export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): 
     },
 
     async sweep() {
+      const host = ctx.runnerProcess?.host;
       const expired = await ctx.stores.tasks.listExpiredOutputs({
         endedBefore: ctx.clock.now() - TASK_OUTPUT_KEPT_MS,
         limit: 100,
+        ...(host === undefined ? {} : { host }),
       });
       for (const task of expired) {
         if (task.outputPath !== null) {

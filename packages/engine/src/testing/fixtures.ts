@@ -28,6 +28,7 @@ export function newTask(id: string, sessionId: string, overrides: Partial<NewTas
     outputPath: `/data/tasks/${id}.log`,
     runner: null,
     pid: null,
+    host: null,
     startedAt: T0,
     ...overrides,
   };

@@ -27,6 +27,7 @@ export {
   type RecordingTurnIO,
   type RecordingTurnIOOptions,
 } from "./recording-turn-io";
+export { type RetentionStoreFixture, runRetentionStoreContract } from "./retention-store-contract";
 export { runScheduleStoreContract, type ScheduleStoreFixture } from "./schedule-store-contract";
 export { runSessionReadStoreContract } from "./session-read-store-contract";
 export { runSessionStoreContract } from "./session-store-contract";

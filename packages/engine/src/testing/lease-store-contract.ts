@@ -159,6 +159,39 @@ export function runLeaseStoreContract(setup: ContractSetup<ContractFixture<Lease
       expect((await acquired("c", T0, "runner:c")).process).toBeNull();
     });
 
+    it("records the holder's instance and address; a renewal with an address announces it, one without keeps it", async () => {
+      const taken = await store().acquireLease({
+        name: "runner:a",
+        owner: "a",
+        ttlMs: TTL,
+        now: T0,
+        instance: "rpi_1",
+      });
+      expect(taken).toMatchObject({ ok: true, value: { instance: "rpi_1", address: null } });
+      if (!taken.ok) {
+        return;
+      }
+      const renew = (now: number, address?: string) =>
+        store().renewLease({
+          ...taken.value,
+          ttlMs: TTL,
+          now,
+          ...(address === undefined ? {} : { address }),
+        });
+      expect(await renew(T0 + 1, "http://10.0.0.5:8080")).toMatchObject({
+        ok: true,
+        value: { instance: "rpi_1", address: "http://10.0.0.5:8080" },
+      });
+      expect(await renew(T0 + 2)).toMatchObject({ ok: true, value: { address: "http://10.0.0.5:8080" } });
+      expect(await store().getLease("runner:a")).toMatchObject({
+        instance: "rpi_1",
+        address: "http://10.0.0.5:8080",
+      });
+      // A new holder says for itself how it is reached.
+      await store().acquireLease({ name: "runner:a", owner: "b", ttlMs: TTL, now: T0 + 3 * TTL });
+      expect(await store().getLease("runner:a")).toMatchObject({ owner: "b", instance: null, address: null });
+    });
+
     it("lists the leases of a prefix, live and expired", async () => {
       await acquired("a", T0, "runner:a");
       await acquired("b", T0 + TTL, "runner:b");

@@ -12,7 +12,12 @@ import { createMemoryQuestionStore } from "./memory-question-store";
 import { createMemoryScheduleStore } from "./memory-schedule-store";
 import { createMemorySessionReadStore } from "./memory-session-read-store";
 import { createMemorySessionStores } from "./memory-session-stores";
-import { createMemoryLeaseStore, createMemorySettingsStore, createMemoryTokenStore } from "./memory-stores";
+import {
+  createMemoryLeaseStore,
+  createMemoryRetentionStore,
+  createMemorySettingsStore,
+  createMemoryTokenStore,
+} from "./memory-stores";
 import { createMemoryTaskStore } from "./memory-task-store";
 import { createMemoryToolCallStore } from "./memory-tool-call-store";
 
@@ -22,7 +27,7 @@ import { createMemoryToolCallStore } from "./memory-tool-call-store";
  * writes made outside transactions while one runs are not isolated from it.
  */
 export function createMemoryEngineStores(): EngineStores {
-  const { sessions, groups, snapshot: snapshotSessions, isLive } = createMemorySessionStores();
+  const { sessions, groups, snapshot: snapshotSessions, isLive, history } = createMemorySessionStores();
   const parts = {
     settings: createMemorySettingsStore(),
     questions: createMemoryQuestionStore(),
@@ -39,6 +44,16 @@ export function createMemoryEngineStores(): EngineStores {
     schedules: createMemoryScheduleStore(),
     toolCalls: createMemoryToolCallStore(isLive),
   };
+  const retention = createMemoryRetentionStore({
+    events: parts.events.rows,
+    deliveries: parts.deliveries.rows.deliveries,
+    wakeups: parts.deliveries.rows.wakeups,
+    routingCursor: parts.deliveries.rows.cursor,
+    schedules: parts.schedules.rows.schedules,
+    firings: parts.schedules.rows.firings,
+    toolCalls: parts.toolCalls.rows,
+    tasks: parts.tasks.rows,
+  });
   const snapshotting: readonly Snapshotting[] = [{ snapshot: snapshotSessions }, ...Object.values(parts)];
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -46,7 +61,13 @@ export function createMemoryEngineStores(): EngineStores {
     sessions,
     groups,
     ...parts,
-    reads: createMemorySessionReadStore({ sessions, questions: parts.questions, tasks: parts.tasks }),
+    reads: createMemorySessionReadStore({
+      sessions,
+      questions: parts.questions,
+      tasks: parts.tasks,
+      history,
+    }),
+    retention,
     transaction: (work) => work(joined),
   };
   return {

@@ -1,8 +1,17 @@
 import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { ScheduleFiring, ScheduleRecord, ScheduleStore } from "../ports/schedule-store";
 
+/** The memory schedules, with their rows for the memory retention store to prune. */
+export interface MemoryScheduleStore extends ScheduleStore, Snapshotting {
+  readonly rows: {
+    readonly schedules: ReadonlyMap<string, ScheduleRecord>;
+    /** Keyed by `${scheduleId} ${slot}`. */
+    readonly firings: Map<string, ScheduleFiring>;
+  };
+}
+
 /** In-memory ScheduleStore for tests; it passes the same contract suite as @oar/storage. */
-export function createMemoryScheduleStore(): ScheduleStore & Snapshotting {
+export function createMemoryScheduleStore(): MemoryScheduleStore {
   const schedules = new Map<string, ScheduleRecord>();
   // Keyed by `${scheduleId} ${slot}`, the idempotency key of a firing.
   const firings = new Map<string, ScheduleFiring>();
@@ -21,6 +30,7 @@ export function createMemoryScheduleStore(): ScheduleStore & Snapshotting {
     return ended;
   };
   return refusingLikePostgres("ScheduleStore", {
+    rows: { schedules, firings },
     snapshot: () => snapshotOf(schedules, firings),
     async insertSchedule(input) {
       if (schedules.has(input.id)) {

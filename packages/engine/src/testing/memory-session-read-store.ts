@@ -1,5 +1,5 @@
 import type { QuestionStore } from "../ports/question-store";
-import type { SessionReadStore } from "../ports/session-read-store";
+import type { SessionHistory, SessionReadStore } from "../ports/session-read-store";
 import type { SessionStore } from "../ports/session-store";
 import type { TaskStore } from "../ports/task-store";
 
@@ -8,6 +8,8 @@ export function createMemorySessionReadStore(parts: {
   readonly sessions: SessionStore;
   readonly questions: QuestionStore;
   readonly tasks: TaskStore;
+  /** The session stores' own history read (`createMemorySessionStores().history`). */
+  readonly history: (id: string) => SessionHistory | null;
 }): SessionReadStore {
   return {
     async readSession({ id, last, tasksEndedSince }) {
@@ -21,6 +23,9 @@ export function createMemorySessionReadStore(parts: {
         inboxQuestions: await parts.questions.listInboxQuestions({ sessionId: id, closedSince: null }),
         tasks: await parts.tasks.listTasksOfSessions([id], { endedSince: tasksEndedSince }),
       };
+    },
+    async readSessionHistory(id) {
+      return parts.history(id);
     },
     async listSessions({ scope, tasksEndedSince }) {
       const sessions = await parts.sessions.listSessions({ scope });

@@ -1,6 +1,7 @@
 import { err, ok } from "@oar/core";
 import { refuseStoredKey, refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { GroupRecord, GroupStore, MembershipChange } from "../ports/group-store";
+import type { SessionHistory } from "../ports/session-read-store";
 import type {
   ConversationRef,
   MessageRecord,
@@ -49,6 +50,8 @@ export function createMemorySessionStores(): {
   groups: GroupStore;
   /** Whether the session exists and is not deleted, read without a store call (the tool-call store's join). */
   isLive(id: string): boolean;
+  /** The read store's readSessionHistory, read without a store call: one moment, as the database's one statement. */
+  history(id: string): SessionHistory | null;
 } & Snapshotting {
   // Maps keep insertion order, which stands in for the database's sequence columns.
   const sessions = new Map<string, MemorySession>();
@@ -414,5 +417,24 @@ export function createMemorySessionStores(): {
     groups: refusingLikePostgres("GroupStore", groupStore),
     snapshot: () => snapshotOf(sessions, messages, turns, groups),
     isLive: (id) => liveSession(id) !== undefined,
+    history(id) {
+      const session = liveSession(id);
+      if (session === undefined) {
+        return null;
+      }
+      const own = messages.filter((m) => m.sessionId === id);
+      const answered = new Set(own.flatMap((m) => (m.turnId === null ? [] : [m.turnId])));
+      const prompts = new Set(own.filter((m) => m.role === "user" && m.turnId === null).map((m) => m.id));
+      const shown = [...turns.values()].filter(
+        (t) =>
+          t.sessionId === id &&
+          (ACTIVE_TURN.has(t.status) ||
+            answered.has(t.id) ||
+            (t.promptMessageId !== null && prompts.has(t.promptMessageId))),
+      );
+      // A stable sort: turns queued at one instant keep the order they were queued in.
+      shown.sort((a, b) => a.queuedAt - b.queuedAt);
+      return { session: publicSession(session), messages: own, turns: shown };
+    },
   };
 }

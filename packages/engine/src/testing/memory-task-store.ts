@@ -1,11 +1,17 @@
 import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { TaskRecord, TaskStore } from "../ports/task-store";
 
-export function createMemoryTaskStore(): TaskStore & Snapshotting {
+/** The memory tasks, with their rows by id for the memory retention store to prune. */
+export interface MemoryTaskStore extends TaskStore, Snapshotting {
+  readonly rows: Map<string, TaskRecord>;
+}
+
+export function createMemoryTaskStore(): MemoryTaskStore {
   const tasks = new Map<string, TaskRecord>();
   const oldestFirst = (list: TaskRecord[]) =>
     list.sort((a, b) => a.startedAt - b.startedAt || a.id.localeCompare(b.id));
   return refusingLikePostgres("TaskStore", {
+    rows: tasks,
     snapshot: () => snapshotOf(tasks),
     async insertTask(input) {
       if (tasks.has(input.id)) {
@@ -58,9 +64,13 @@ export function createMemoryTaskStore(): TaskStore & Snapshotting {
         tasks.set(id, { ...task, lastOutputAt: at, ...(counts === undefined ? {} : { counts }) });
       }
     },
-    async listExpiredOutputs({ endedBefore, limit }) {
+    async listExpiredOutputs({ endedBefore, limit, host }) {
+      const here = (task: TaskRecord) => host === undefined || task.host === null || task.host === host;
       return [...tasks.values()]
-        .filter((task) => task.outputPath !== null && task.endedAt !== null && task.endedAt < endedBefore)
+        .filter(
+          (task) =>
+            task.outputPath !== null && task.endedAt !== null && task.endedAt < endedBefore && here(task),
+        )
         .sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0))
         .slice(0, limit);
     },

@@ -1,16 +1,20 @@
 import { refusingLikePostgres, type Snapshotting, snapshotOf } from "@oar/core/testing";
 import type { ToolCallRecord, ToolCallStore } from "../ports/tool-call-store";
 
+/** The memory tool calls, with their rows (in the order recorded) for the memory retention store to prune. */
+export interface MemoryToolCallStore extends ToolCallStore, Snapshotting {
+  readonly rows: ToolCallRecord[];
+}
+
 /**
  * In-memory ToolCallStore. `isLive` tells which sessions exist and are not deleted, as the
  * database's join does (`createMemorySessionStores().isLive`).
  */
-export function createMemoryToolCallStore(
-  isLive: (sessionId: string) => boolean,
-): ToolCallStore & Snapshotting {
+export function createMemoryToolCallStore(isLive: (sessionId: string) => boolean): MemoryToolCallStore {
   // Kept in the order recorded, which stands in for the database's sequence column.
   const calls: ToolCallRecord[] = [];
   return refusingLikePostgres("ToolCallStore", {
+    rows: calls,
     snapshot: () => snapshotOf(calls),
     async recordToolCalls(batch) {
       for (const call of batch) {

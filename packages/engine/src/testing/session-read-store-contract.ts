@@ -2,7 +2,7 @@ import { type ContractFixture, type ContractSetup, T0, useContractFixture } from
 import { describe, expect, it } from "vitest";
 import type { EngineStores } from "../ports/engine-stores";
 import type { NewInboxQuestion } from "../ports/question-store";
-import { newMessage, newSession, newTask } from "./fixtures";
+import { newMessage, newSession, newTask, newTurn } from "./fixtures";
 
 function inboxQuestion(
   id: string,
@@ -128,6 +128,78 @@ export function runSessionReadStoreContract(setup: ContractSetup<ContractFixture
         sessions: [],
         tasks: [],
       });
+    });
+
+    /** A session whose turns are of every kind readSessionHistory must tell apart. */
+    async function seedTurns() {
+      const { sessions } = stores();
+      await sessions.createSession(newSession("ses_h", { createdAt: T0 }));
+      await sessions.createSession(newSession("ses_other", { createdAt: T0 }));
+      const turn = (id: string, sessionId: string, queuedAt: number, promptMessageId: string | null = null) =>
+        sessions.enqueueTurn(newTurn(id, sessionId, { queuedAt, promptMessageId }));
+      const end = (turnId: string, reply?: string) =>
+        sessions.finishTurn({
+          turnId,
+          status: reply === undefined ? "stopped" : "done",
+          endedAt: T0 + 30,
+          ...(reply === undefined ? {} : { reply, replyMessageId: `rep_${turnId}` }),
+        });
+      // Its prompt names it, and its reply answers it.
+      await sessions.appendMessage(newMessage("msg_1", "ses_h", { turnId: "trn_1", createdAt: T0 + 10 }));
+      await turn("trn_1", "ses_h", T0 + 10, "msg_1");
+      await end("trn_1", "done 1");
+      // Found by its prompt only, and queued earlier than trn_1 though after it.
+      await sessions.appendMessage(newMessage("msg_2", "ses_h", { createdAt: T0 + 11 }));
+      await turn("trn_2", "ses_h", T0 + 5, "msg_2");
+      await end("trn_2");
+      // Ended, and nothing of the session names it.
+      await turn("trn_gone", "ses_h", T0 + 12);
+      await end("trn_gone");
+      await sessions.appendMessage(newMessage("msg_3", "ses_h", { role: "assistant", createdAt: T0 + 13 }));
+      await turn("trn_not_user", "ses_h", T0 + 13, "msg_3");
+      await end("trn_not_user");
+      // Another session's turn that a message here names.
+      await turn("trn_o", "ses_other", T0 + 14);
+      await sessions.appendMessage(newMessage("msg_4", "ses_h", { turnId: "trn_o", createdAt: T0 + 14 }));
+      // Running and queued, at one instant: in the order they were queued.
+      await turn("trn_run", "ses_h", T0 + 20);
+      await sessions.claimNextTurn({ sessionId: "ses_h", now: T0 + 21 });
+      await turn("trn_queued", "ses_h", T0 + 20);
+    }
+
+    it("readSessionHistory gives the session, all its messages and the turns they name or that are still active, oldest first", async () => {
+      await seedTurns();
+      const { sessions, reads } = stores();
+      const history = await reads.readSessionHistory("ses_h");
+      const shown = ["trn_2", "trn_1", "trn_run", "trn_queued"];
+      expect(history).toEqual({
+        session: await sessions.getSession("ses_h"),
+        messages: await sessions.listMessages("ses_h"),
+        turns: await Promise.all(shown.map((id) => sessions.getTurn(id))),
+      });
+      expect(history?.turns.map((turn) => [turn.id, turn.status])).toEqual([
+        ["trn_2", "stopped"],
+        ["trn_1", "done"],
+        ["trn_run", "running"],
+        ["trn_queued", "queued"],
+      ]);
+    });
+
+    it("readSessionHistory reads an archived session and one with nothing, and no deleted or unknown one", async () => {
+      await seed();
+      const { sessions, reads } = stores();
+      expect(await reads.readSessionHistory("ses_old")).toEqual({
+        session: await sessions.getSession("ses_old"),
+        messages: [],
+        turns: [],
+      });
+      expect(await reads.readSessionHistory("ses_2")).toEqual({
+        session: await sessions.getSession("ses_2"),
+        messages: await sessions.listMessages("ses_2"),
+        turns: [],
+      });
+      expect(await reads.readSessionHistory("ses_gone")).toBeNull();
+      expect(await reads.readSessionHistory("ses_none")).toBeNull();
     });
   });
 }

@@ -123,5 +123,18 @@ export function runTaskStoreContract(setup: ContractSetup<TaskStoreFixture>): vo
       expect(await store().getTask("tsk_a")).toMatchObject({ outputPath: null, status: "finished" });
       expect(ids(await store().listExpiredOutputs({ endedBefore: T0 + 30, limit: 10 }))).toEqual(["tsk_b"]);
     });
+
+    it("lists, for a host, only the expired outputs on that host or on none named", async () => {
+      await sessions("ses_1");
+      await store().insertTask(task("tsk_here", { host: "box-1" }));
+      await store().insertTask(task("tsk_there", { host: "box-2" }));
+      await store().insertTask(task("tsk_unnamed"));
+      for (const id of ["tsk_here", "tsk_there", "tsk_unnamed"]) {
+        await store().endTask({ id, status: "finished", exitCode: 0, endedAt: T0 + 10 });
+      }
+      expect(await store().getTask("tsk_there")).toMatchObject({ host: "box-2" });
+      const listed = await store().listExpiredOutputs({ endedBefore: T0 + 30, limit: 10, host: "box-1" });
+      expect(ids(listed).sort()).toEqual(["tsk_here", "tsk_unnamed"]);
+    });
   });
 }

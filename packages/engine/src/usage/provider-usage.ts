@@ -50,22 +50,22 @@ export async function monthUsage(store: SettingsStore, provider: string, at: num
   return asUsage(await store.getSetting(usageKey(provider, at)));
 }
 
-/** Adds a turn's cost and tokens to its provider's month, in one change. */
+/**
+ * Adds a turn's cost and tokens to its provider's month, as one increment in the store: relay
+ * processes reporting at the same instant all count (DESIGN §9).
+ */
 export async function addUsage(
-  stores: Pick<EngineStores, "settings" | "transaction">,
+  stores: Pick<EngineStores, "settings">,
   provider: string,
   at: number,
   turn: TurnUsage,
 ): Promise<void> {
   const clean = (n: number | undefined) => (n !== undefined && Number.isFinite(n) && n > 0 ? n : 0);
-  await stores.transaction(async (tx) => {
-    const key = usageKey(provider, at);
-    const before = asUsage(await tx.settings.getSetting(key));
-    await tx.settings.setSetting(key, {
-      costUsd: before.costUsd + clean(turn.costUsd),
-      inputTokens: before.inputTokens + clean(turn.inputTokens),
-      outputTokens: before.outputTokens + clean(turn.outputTokens),
-      turns: before.turns + 1,
-    });
-  });
+  const added: Record<keyof MonthUsage, number> = {
+    costUsd: clean(turn.costUsd),
+    inputTokens: clean(turn.inputTokens),
+    outputTokens: clean(turn.outputTokens),
+    turns: 1,
+  };
+  await stores.settings.addToSetting(usageKey(provider, at), added);
 }

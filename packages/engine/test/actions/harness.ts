@@ -8,6 +8,7 @@ import type { EngineDeps } from "../../src/ports/engine-deps";
 import type { EngineStores } from "../../src/ports/engine-stores";
 import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider, ProviderSource } from "../../src/ports/provider";
+import type { RetentionOptions } from "../../src/ports/retention-options";
 import type { NewSession, SessionRecord } from "../../src/ports/session-store";
 import type { ExecuteOptions, ToolResult } from "../../src/ports/tool-result";
 import {
@@ -60,6 +61,8 @@ export interface HarnessOptions {
   readonly taskOutputDir?: string;
   /** The engine's logger; default none. */
   readonly logger?: Logger;
+  /** Old rows pruned on the clock's timer with these options; default none pruned. */
+  readonly retention?: RetentionOptions;
 }
 
 export interface Harness {
@@ -103,6 +106,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     approvalCards: options.approvalCards ?? false,
     ...(options.taskOutputDir === undefined ? {} : { taskOutputDir: options.taskOutputDir }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.retention === undefined ? {} : { retention: options.retention }),
   };
   const engine = createEngine(deps);
   await engine.start();

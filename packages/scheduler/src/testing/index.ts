@@ -3,7 +3,7 @@ export {
   newDelivery,
   runDeliveryStoreContract,
 } from "./delivery-store-contract";
-export { createMemoryDeliveryStore } from "./memory-delivery-store";
+export { createMemoryDeliveryStore, type MemoryDeliveryStore } from "./memory-delivery-store";
 export { createMemorySubscriptionStore } from "./memory-subscription-store";
 export {
   newSubscription,

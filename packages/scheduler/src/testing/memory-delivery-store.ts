@@ -4,12 +4,22 @@ import type { DeliveryReason, DeliveryRecord, DeliveryStore, WakeupRecord } from
 /** The reasons that hold a delivery for its subscription: a digest, quiet hours, the hourly cap. */
 const HELD_REASONS: ReadonlySet<DeliveryReason> = new Set(["digest", "quiet", "cap"]);
 
+/** The memory deliveries, with their rows for a memory retention store to prune. */
+export interface MemoryDeliveryStore extends DeliveryStore, Snapshotting {
+  readonly rows: {
+    readonly deliveries: Map<string, DeliveryRecord>;
+    readonly wakeups: Map<string, WakeupRecord>;
+    /** The routing cursor: the last outbox seq routed. */
+    readonly cursor: () => number;
+  };
+}
+
 /**
  * In-memory DeliveryStore for tests; it passes the same contract suite as @oar/storage.
  * Transactions run one at a time in memory, so the cursor and every watcher's deliveries are
  * always free to claim.
  */
-export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
+export function createMemoryDeliveryStore(): MemoryDeliveryStore {
   const deliveries = new Map<string, DeliveryRecord>();
   const wakeups = new Map<string, WakeupRecord>();
   // The collected replies: when each (session, turn) was collected.
@@ -35,6 +45,7 @@ export function createMemoryDeliveryStore(): DeliveryStore & Snapshotting {
   const collectedKey = (sessionId: string, turnId: string) => JSON.stringify([sessionId, turnId]);
 
   return refusingLikePostgres("DeliveryStore", {
+    rows: { deliveries, wakeups, cursor: () => cursor.get("seq") ?? 0 },
     snapshot: () => snapshotOf(deliveries, wakeups, collected, cursor),
 
     async claimCursor() {

@@ -10,7 +10,8 @@ import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
 import { createPeerStore } from "./peer-store";
 import { createQuestionStore } from "./question-store";
-import { createScheduleStore } from "./schedule-store";
+import { createRetentionStore } from "./retention-store";
+import { announceScheduleChanges, createScheduleStore } from "./schedule-store";
 import { createSessionReadStore } from "./session-read-store";
 import { createSessionStore } from "./session-store";
 import { createSettingsStore } from "./settings-store";
@@ -36,6 +37,14 @@ export interface StoreDeadlines {
  */
 export type ForeignEventsHint = (listener: () => void) => () => void;
 
+export interface StoreOptions {
+  readonly deadlines?: StoreDeadlines;
+  readonly foreignEvents?: ForeignEventsHint;
+  /** Other processes changed schedules (LISTEN on the schedules' channel). */
+  readonly foreignSchedules?: ForeignEventsHint;
+  readonly vacuums?: boolean;
+}
+
 // A transaction Postgres ended so that another could go on (a deadlock: two changes locking a
 // session's row and the outbox's head in opposite orders; a serialization failure) changed nothing
 // and goes through when run again, which Postgres asks its clients to do. Its work then runs
@@ -48,13 +57,12 @@ const TRANSACTION_RUNS = 5;
  * inside it, a transaction joins the outer one (the stores' own multi-statement writes become
  * savepoints there, so a refused name or membership leaves it usable). With `deadlines`, a call
  * or transaction the database does not answer in time fails with REMOTE_RELAY_UNAVAILABLE.
- * `foreignEvents` becomes the event store's `onForeignEvents`.
+ * `foreignEvents` becomes the event store's `onForeignEvents`, `foreignSchedules` the schedule
+ * store's `onForeignChanges` (with `announceChanges`). `vacuums`: the database runs no
+ * autovacuum (PGlite), so the retention store vacuums what it pruned (never in a transaction).
  */
-export function createStores(
-  db: Database,
-  deadlines?: StoreDeadlines,
-  foreignEvents?: ForeignEventsHint,
-): Stores {
+export function createStores(db: Database, options: StoreOptions = {}): Stores {
+  const { deadlines, foreignEvents, foreignSchedules, vacuums = false } = options;
   const once: Stores["transaction"] = (work) =>
     withDeadline("transaction", deadlines?.transactionMs, () =>
       db.transaction(async (tx) => {
@@ -80,13 +88,16 @@ export function createStores(
       }
     }
   };
-  return rootStores({ db, deadlineMs: deadlines?.callMs, foreignEvents }, transaction);
+  return rootStores(
+    { db, deadlineMs: deadlines?.callMs, foreignEvents, foreignSchedules, vacuums },
+    transaction,
+  );
 }
 
 type Port = Exclude<keyof Stores, "transaction">;
 
 /** Each port's name (in errors) and its store on a database handle. */
-const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[P]] } = {
+const PORTS: { readonly [P in Port]: readonly [string, (db: Database, binding: Binding) => Stores[P]] } = {
   sessions: ["SessionStore", createSessionStore],
   groups: ["GroupStore", createGroupStore],
   settings: ["SettingsStore", createSettingsStore],
@@ -104,6 +115,10 @@ const PORTS: { readonly [P in Port]: readonly [string, (db: Database) => Stores[
   schedules: ["ScheduleStore", createScheduleStore],
   toolCalls: ["ToolCallStore", createToolCallStore],
   reads: ["SessionReadStore", createSessionReadStore],
+  retention: [
+    "RetentionStore",
+    (db, binding) => createRetentionStore(db, { vacuums: binding.vacuums === true }),
+  ],
 };
 
 /** What a port's store is made on. */
@@ -111,17 +126,28 @@ interface Binding {
   readonly db: Database;
   readonly deadlineMs: number | undefined;
   readonly foreignEvents: ForeignEventsHint | undefined;
+  readonly foreignSchedules?: ForeignEventsHint | undefined;
   readonly calls?: TransactionCalls;
+  /** Only outside transactions: VACUUM refuses to run inside one. */
+  readonly vacuums?: boolean;
 }
 
 function makePort<P extends Port>(binding: Binding, port: P): Stores[P] {
   const [name, make] = PORTS[port];
-  const guarded = guardStore(name, make(binding.db), binding.deadlineMs, binding.calls) as Stores[P];
-  if (port !== "events" || binding.foreignEvents === undefined) {
+  const guarded = guardStore(name, make(binding.db, binding), binding.deadlineMs, binding.calls) as Stores[P];
+  const { foreignEvents, foreignSchedules } = binding;
+  if (port === "schedules" && foreignSchedules !== undefined) {
+    const schedules = guarded as Stores["schedules"];
+    return overriding(schedules, {
+      onForeignChanges: foreignSchedules,
+      announceChanges: () => announceScheduleChanges(binding.db),
+    }) as Stores[P];
+  }
+  if (port !== "events" || foreignEvents === undefined) {
     return guarded;
   }
   // The hint is not guarded: it returns its stop function at once and runs no query of its own.
-  return overriding(guarded as Stores["events"], { onForeignEvents: binding.foreignEvents }) as Stores[P];
+  return overriding(guarded as Stores["events"], { onForeignEvents: foreignEvents }) as Stores[P];
 }
 
 /**

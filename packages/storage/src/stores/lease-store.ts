@@ -14,6 +14,8 @@ function toLease(row: LeaseRow): Lease {
     fencingToken: row.fencingToken,
     expiresAt: toMs(row.expiresAt),
     process: row.host === null || row.pid === null ? null : { host: row.host, pid: row.pid },
+    instance: row.instance,
+    address: row.address,
   };
 }
 
@@ -24,7 +26,7 @@ export function createLeaseStore(db: Database): LeaseStore {
     and(eq(leases.name, name), eq(leases.owner, owner), eq(leases.fencingToken, fencingToken));
 
   return {
-    async acquireLease({ name, owner, ttlMs, now, process }) {
+    async acquireLease({ name, owner, ttlMs, now, process, instance, address }) {
       const at = instantParam(now);
       // One statement decides: the row lock of ON CONFLICT serializes contenders, and each sees the
       // winner's row. Only a live lease re-taken by its own owner keeps its token.
@@ -39,6 +41,8 @@ export function createLeaseStore(db: Database): LeaseStore {
           expiresAt: toDate(now + ttlMs),
           host: process?.host ?? null,
           pid: process?.pid ?? null,
+          instance: instance ?? null,
+          address: address ?? null,
         })
         .onConflictDoUpdate({
           target: leases.name,
@@ -49,6 +53,8 @@ export function createLeaseStore(db: Database): LeaseStore {
             expiresAt: sql`excluded.expires_at`,
             host: sql`excluded.host`,
             pid: sql`excluded.pid`,
+            instance: sql`excluded.instance`,
+            address: sql`excluded.address`,
           },
           setWhere: sql`${leases.owner} = excluded.owner or ${leases.expiresAt} <= ${at}`,
         })
@@ -57,10 +63,10 @@ export function createLeaseStore(db: Database): LeaseStore {
       return lease ? ok(lease) : err({ holder: await getLease(name) });
     },
 
-    async renewLease({ name, owner, fencingToken, ttlMs, now }) {
+    async renewLease({ name, owner, fencingToken, ttlMs, now, address }) {
       const rows = await db
         .update(leases)
-        .set({ expiresAt: toDate(now + ttlMs) })
+        .set({ expiresAt: toDate(now + ttlMs), ...(address == null ? {} : { address }) })
         .where(held(name, owner, fencingToken))
         .returning();
       const lease = mapFirst(rows, toLease);

@@ -66,6 +66,14 @@ function timingColumns(patch: ScheduleTimingPatch): Partial<typeof schedules.$in
 const ACTIVE = isNull(schedules.endedAt);
 const oldestFirst = [asc(schedules.createdAt), asc(schedules.id)];
 
+/** The channel a process NOTIFYs after it changed schedules, so the others look again at once. */
+export const SCHEDULES_CHANNEL = "oar_schedules";
+
+/** Tells the other processes LISTENing on SCHEDULES_CHANNEL (at commit, inside a transaction). */
+export async function announceScheduleChanges(db: Database): Promise<void> {
+  await db.execute(sql`select pg_notify(${SCHEDULES_CHANNEL}::text, '')`);
+}
+
 export function createScheduleStore(db: Database): ScheduleStore {
   /** Ends the active schedules `where` picks: no next slot, nothing due (R-SCHEND-01). */
   const endWhere = async (where: SQL | undefined, reason: ScheduleEndReason, at: number) => {

@@ -2,10 +2,10 @@ import type { SessionReadStore } from "@oar/engine";
 import type { SessionScope } from "@oar/schema";
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../database";
-import { messages, questions, sessions, tasks } from "../tables";
+import { messages, questions, sessions, tasks, turns } from "../tables";
 import { toInboxRecord } from "./question-store";
 import { fromJsonRows, isoInstant } from "./rows";
-import { listedSessions, toMessageRecord, toSessionRecord } from "./session-store";
+import { listedSessions, toMessageRecord, toSessionRecord, toTurnRecord } from "./session-store";
 import { toTask } from "./task-store";
 
 /**
@@ -34,6 +34,28 @@ function readStatement(db: Database) {
     .prepare("oar_read_session");
 }
 
+/**
+ * The owner's view of a conversation in one statement, so one snapshot: its messages, and the
+ * turns they started or answer and those still queued or running, as JSON.
+ */
+function historyStatement(db: Database) {
+  return db
+    .select({
+      session: sessions,
+      messages: sql<unknown>`(select json_agg(m order by m.seq) from "messages" m
+        where m.session_id = "sessions"."id")`,
+      turns: sql<unknown>`(select json_agg(t order by t.queued_at, t.seq) from "turns" t
+        where t.session_id = "sessions"."id"
+          and (t.status in ('queued', 'running')
+            or t.id in (select m.turn_id from "messages" m where m.session_id = "sessions"."id")
+            or t.prompt_message_id in (select m.id from "messages" m
+              where m.session_id = "sessions"."id" and m.role = 'user' and m.turn_id is null)))`,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.deletedAt)))
+    .prepare("oar_read_session_history");
+}
+
 /** list_sessions' statement for one scope: the sessions as rows, each with its message count and its tasks as JSON. */
 function listStatement(db: Database, scope: SessionScope) {
   return db
@@ -57,6 +79,7 @@ function listStatement(db: Database, scope: SessionScope) {
  */
 export function createSessionReadStore(db: Database): SessionReadStore {
   let read: ReturnType<typeof readStatement> | undefined;
+  let history: ReturnType<typeof historyStatement> | undefined;
   const lists = new Map<SessionScope, ReturnType<typeof listStatement>>();
   return {
     async readSession({ id, last, tasksEndedSince }) {
@@ -70,6 +93,19 @@ export function createSessionReadStore(db: Database): SessionReadStore {
         messages: fromJsonRows(messages, row.messages).map(toMessageRecord),
         inboxQuestions: fromJsonRows(questions, row.questions).map(toInboxRecord),
         tasks: fromJsonRows(tasks, row.tasks).map(toTask),
+      };
+    },
+
+    async readSessionHistory(id) {
+      history ??= historyStatement(db);
+      const [row] = await history.execute({ id });
+      if (row === undefined) {
+        return null;
+      }
+      return {
+        session: toSessionRecord(row.session),
+        messages: fromJsonRows(messages, row.messages).map(toMessageRecord),
+        turns: fromJsonRows(turns, row.turns).map(toTurnRecord),
       };
     },
 

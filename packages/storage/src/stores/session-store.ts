@@ -70,7 +70,7 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
   };
 }
 
-function toTurnRecord(row: TurnRow): TurnRecord {
+export function toTurnRecord(row: TurnRow): TurnRecord {
   return {
     id: row.id,
     sessionId: row.sessionId,

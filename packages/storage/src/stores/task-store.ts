@@ -22,6 +22,7 @@ export function toTask(row: TaskRow): TaskRecord {
     counts: row.counts as TestCounts | null,
     runner: row.runner,
     pid: row.pid,
+    host: row.host,
     startedAt: toMs(row.startedAt),
     lastOutputAt: toMsOrNull(row.lastOutputAt),
     endedAt: toMsOrNull(row.endedAt),
@@ -93,12 +94,17 @@ export function createTaskStore(db: Database): TaskStore {
         .where(and(eq(tasks.id, id), eq(tasks.status, "running")));
     },
 
-    async listExpiredOutputs({ endedBefore, limit }) {
+    async listExpiredOutputs({ endedBefore, limit, host }) {
       const rows = await db
         .select()
         .from(tasks)
         .where(
-          and(isNotNull(tasks.outputPath), isNotNull(tasks.endedAt), lt(tasks.endedAt, toDate(endedBefore))),
+          and(
+            isNotNull(tasks.outputPath),
+            isNotNull(tasks.endedAt),
+            lt(tasks.endedAt, toDate(endedBefore)),
+            host === undefined ? undefined : or(isNull(tasks.host), eq(tasks.host, host)),
+          ),
         )
         .orderBy(asc(tasks.endedAt))
         .limit(limit);

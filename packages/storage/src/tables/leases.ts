@@ -14,4 +14,8 @@ export const leases = pgTable("leases", {
   /** The holder's pid space and pid (LeaseProcess), null when it named none. */
   host: text("host"),
   pid: integer("pid"),
+  /** The relay process instance: its children carry it (OAR_RELAY_INSTANCE), so a reaper finds them. */
+  instance: text("instance"),
+  /** How the other processes of the cluster reach this one (DESIGN §9), once it listens. */
+  address: text("address"),
 });

@@ -28,6 +28,8 @@ export const tasks = pgTable(
     runner: text("runner"),
     // The process group of a shell task: a restarted relay ends what its predecessor left running.
     pid: integer("pid"),
+    // The pid space the group and the output file are on: where the output is read and the group ended.
+    host: text("host"),
     startedAt: instant("started_at").notNull(),
     lastOutputAt: instant("last_output_at"),
     endedAt: instant("ended_at"),
