@@ -56,6 +56,8 @@ export interface TaskStore {
   listRunningTasks(options?: { readonly runner?: string }): Promise<TaskRecord[]>;
   /** Ends a running task; `null` when it was not running (ended already, by this or another process). */
   endTask(ending: TaskEnding): Promise<TaskRecord | null>;
+  /** The task's process group, once it started (its row is written first, DESIGN §9). */
+  recordPid(id: string, pid: number): Promise<void>;
   /** Marks output seen; counts when the output is a test run. Nothing for a task that ended. */
   noteOutput(id: string, seen: { readonly at: number; readonly counts?: TestCounts | null }): Promise<void>;
   /**

@@ -23,6 +23,7 @@ import type { RuntimeContext } from "./runtime-context";
 import type { SessionRuntime } from "./session-runtime";
 import { createSnapshots } from "./turn-snapshot";
 import { createTurnWatch } from "./turn-watch";
+import { untilItLands } from "./until-it-lands";
 import { createTurnWaits } from "./wait-for-turn";
 import { createWorkerPool, drivenFromOutsideError, findProvider } from "./worker-pool";
 
@@ -114,6 +115,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     outputDir,
     killLost: options.killLostTask ?? killLostGroup,
     removeFile: (path) => rm(path, { force: true }),
+    retryWrite: (what, attempt) => untilItLands(ctx, what, attempt),
     ...(options.childEnv === undefined ? {} : { env: options.childEnv }),
   });
   const { sessions } = ctx.stores;

@@ -63,6 +63,11 @@ export interface TaskHostOptions {
   readonly removeFile: (path: string) => Promise<void>;
   /** The environment tasks start from; absent, the relay's own. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Runs a write that must land, again while the database does not answer (the runtime's
+   * untilItLands); `undefined` when the relay closed first. Absent: once.
+   */
+  readonly retryWrite?: <T>(what: string, attempt: () => Promise<T>) => Promise<T | undefined>;
 }
 
 /** Ends tasks this process runs (their groups killed, their timers cancelled), recorded as `how`. */
@@ -103,25 +108,34 @@ export interface TaskHostContext {
 
 export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): TaskHost {
   const live = new Map<string, LiveTask>();
+  const retryWrite = options.retryWrite ?? ((_what, attempt) => attempt());
   const writer = (stores: EngineStores) => ({ stores, ids: ctx.ids, relayName: ctx.relayName });
 
   /** The task's end and its event are one change; the session's state follows. */
-  const recordEnd = async (task: LiveTask, exit: ProcessExit | null) => {
+  const recordEnd = async (task: LiveTask, exit: ProcessExit | null): Promise<TaskRecord> => {
     const how = task.endedBy;
     const status = how ?? (exit === null || exit.code === 0 ? "finished" : "failed");
     const exitCode = exit?.code ?? null;
     const endedAt = ctx.clock.now();
-    const ended = await ctx.stores.transaction(async (stores) => {
-      const record = await stores.tasks.endTask({ id: task.record.id, status, exitCode, endedAt });
-      if (record === null) {
-        return null;
-      }
-      const session = await stores.sessions.getSession(record.sessionId);
-      // The outbox last (OUTBOX_LAST in ../outbox/outbox).
-      await settleSessionState(stores, record.sessionId);
-      await recordTaskEnded(writer(stores), record, { id: record.sessionId, title: session?.title ?? "" });
-      return record;
-    });
+    // Until it lands: an end lost to an outage would leave the task running in its row for as
+    // long as this process lives, and the session could not start another task of that name.
+    const ended = await retryWrite("ending a task", () =>
+      ctx.stores.transaction(async (stores) => {
+        const record = await stores.tasks.endTask({ id: task.record.id, status, exitCode, endedAt });
+        if (record === null) {
+          return null;
+        }
+        const session = await stores.sessions.getSession(record.sessionId);
+        // The outbox last (OUTBOX_LAST in ../outbox/outbox).
+        await settleSessionState(stores, record.sessionId);
+        await recordTaskEnded(writer(stores), record, { id: record.sessionId, title: session?.title ?? "" });
+        return record;
+      }),
+    );
+    if (ended === undefined) {
+      // The relay closed first: the next start ends it as lost.
+      return { ...task.record, status, exitCode };
+    }
     return ended ?? (await ctx.stores.tasks.getTask(task.record.id)) ?? { ...task.record, status, exitCode };
   };
 
@@ -212,31 +226,44 @@ export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): 
         ended: Promise.resolve({ taskId, status: "failed", exitCode: null }),
         cancel: () => cancelTimer(),
       };
+      // The row first, then the process: a relay killed in between leaves a row that recovery
+      // ends, never a command that ran without one (the soak's ledger counts every run).
+      const { status: _s, exitCode: _e, counts: _c, lastOutputAt: _l, endedAt: _d, ...row } = task.record;
+      const stored = await ctx.stores.transaction(async (stores) => {
+        const inserted = await stores.tasks.insertTask(row);
+        await settleSessionState(stores, turn.sessionId);
+        await recordTaskStarted(writer(stores), inserted, session);
+        return inserted;
+      });
+      Object.assign(task, { record: stored });
       let process: ShellProcess | null = null;
       if (spec.kind === "shell") {
-        process = await startShellProcess({
-          taskId,
-          command: spec.command,
-          cwd: session.cwd ?? options.outputDir,
-          outputPath: outputPath as string,
-          env: { OAR_SESSION: turn.sessionId },
-          ...(options.env === undefined ? {} : { baseEnv: options.env }),
-          onOutput: () => noteOutput(task),
-        });
-      }
-      const { status: _s, exitCode: _e, counts: _c, lastOutputAt: _l, endedAt: _d, ...row } = task.record;
-      try {
-        const stored = await ctx.stores.transaction(async (stores) => {
-          const inserted = await stores.tasks.insertTask({ ...row, pid: process?.pid ?? null });
-          await settleSessionState(stores, turn.sessionId);
-          await recordTaskStarted(writer(stores), inserted, session);
-          return inserted;
-        });
-        Object.assign(task, { record: stored, process });
-      } catch (error) {
-        // Not recorded, so not left running.
-        await process?.kill();
-        throw error;
+        try {
+          process = await startShellProcess({
+            taskId,
+            command: spec.command,
+            cwd: session.cwd ?? options.outputDir,
+            outputPath: outputPath as string,
+            env: { OAR_SESSION: turn.sessionId },
+            ...(options.env === undefined ? {} : { baseEnv: options.env }),
+            onOutput: () => noteOutput(task),
+          });
+        } catch (error) {
+          // Recorded, so ended as recorded: failed, with its event.
+          task.endedBy = "failed";
+          await finish(task, null);
+          throw error;
+        }
+        Object.assign(task, { process });
+        const pid = process.pid;
+        // Without it only the relay's instance mark finds the group after a crash: still ended.
+        await ctx.stores.tasks.recordPid(taskId, pid).catch((error: unknown) =>
+          ctx.logger.warn("A task's process group could not be written.", {
+            task: taskId,
+            error: errorMessage(error),
+          }),
+        );
+        Object.assign(task, { record: { ...stored, pid } });
       }
       let ended: Promise<TaskEnd>;
       if (process !== null) {

@@ -64,6 +64,12 @@ export function createMemoryTaskStore(): MemoryTaskStore {
         tasks.set(id, { ...task, lastOutputAt: at, ...(counts === undefined ? {} : { counts }) });
       }
     },
+    async recordPid(id, pid) {
+      const task = tasks.get(id);
+      if (task) {
+        tasks.set(id, { ...task, pid });
+      }
+    },
     async listExpiredOutputs({ endedBefore, limit, host }) {
       const here = (task: TaskRecord) => host === undefined || task.host === null || task.host === host;
       return [...tasks.values()]

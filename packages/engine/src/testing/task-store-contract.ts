@@ -124,6 +124,15 @@ export function runTaskStoreContract(setup: ContractSetup<TaskStoreFixture>): vo
       expect(ids(await store().listExpiredOutputs({ endedBefore: T0 + 30, limit: 10 }))).toEqual(["tsk_b"]);
     });
 
+    it("records a task's process group once it started, running or not", async () => {
+      await sessions("ses_1");
+      await store().insertTask(task("tsk_1", { pid: null }));
+      await store().recordPid("tsk_1", 777);
+      expect(await store().getTask("tsk_1")).toMatchObject({ pid: 777, status: "running" });
+      await store().recordPid("tsk_unknown", 1);
+      expect(await store().getTask("tsk_unknown")).toBeNull();
+    });
+
     it("lists, for a host, only the expired outputs on that host or on none named", async () => {
       await sessions("ses_1");
       await store().insertTask(task("tsk_here", { host: "box-1" }));

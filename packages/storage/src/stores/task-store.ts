@@ -94,6 +94,10 @@ export function createTaskStore(db: Database): TaskStore {
         .where(and(eq(tasks.id, id), eq(tasks.status, "running")));
     },
 
+    async recordPid(id, pid) {
+      await db.update(tasks).set({ pid }).where(eq(tasks.id, id));
+    },
+
     async listExpiredOutputs({ endedBefore, limit, host }) {
       const rows = await db
         .select()
