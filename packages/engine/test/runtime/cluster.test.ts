@@ -101,14 +101,19 @@ async function turnWithTaskOnA(
   return { turn, taskId, running };
 }
 
+/** Runtimes A and B of one host; A runs ses_a's held turn and its task. */
+async function twoOnOneHost() {
+  const stores = await openTestStores();
+  const clock = testClock(T0);
+  const nodes = cluster(stores);
+  const a = await nodes.start({ address: "http://a", host: "box-1", pid: 1, clock, ids: taggedIds("a") });
+  const b = await nodes.start({ address: "http://b", host: "box-1", pid: 2, clock, ids: taggedIds("b") });
+  return { stores, clock, nodes, a, b, ...(await turnWithTaskOnA(stores, a)) };
+}
+
 describe("a cluster of relay processes reaches the process where the work runs (DESIGN §9, issue 32 item 1)", () => {
   it("stop through another process ends the turn and the tasks running on the first", async () => {
-    const stores = await openTestStores();
-    const clock = testClock(T0);
-    const nodes = cluster(stores);
-    const a = await nodes.start({ address: "http://a", host: "box-1", pid: 1, clock, ids: taggedIds("a") });
-    const b = await nodes.start({ address: "http://b", host: "box-1", pid: 2, clock, ids: taggedIds("b") });
-    const { turn, taskId } = await turnWithTaskOnA(stores, a);
+    const { stores, nodes, b, turn, taskId } = await twoOnOneHost();
 
     expect(await b.runtime.stopTurn("ses_a")).toBe(true);
     expect(await stores.sessions.getTurn(turn.id)).toMatchObject({ status: "stopped" });
@@ -120,12 +125,7 @@ describe("a cluster of relay processes reaches the process where the work runs (
   });
 
   it("Kill through another process closes the worker where the turn runs; the session's next turn starts a new one", async () => {
-    const stores = await openTestStores();
-    const clock = testClock(T0);
-    const nodes = cluster(stores);
-    const a = await nodes.start({ address: "http://a", host: "box-1", pid: 1, clock, ids: taggedIds("a") });
-    const b = await nodes.start({ address: "http://b", host: "box-1", pid: 2, clock, ids: taggedIds("b") });
-    const { turn, taskId } = await turnWithTaskOnA(stores, a);
+    const { stores, a, b, turn, taskId } = await twoOnOneHost();
 
     await b.runtime.killWorker("ses_a");
     expect(a.provider.workersClosed).toEqual(["ses_a"]);
@@ -134,12 +134,7 @@ describe("a cluster of relay processes reaches the process where the work runs (
   });
 
   it("archive's end of tasks through another process ends the tasks where they run", async () => {
-    const stores = await openTestStores();
-    const clock = testClock(T0);
-    const nodes = cluster(stores);
-    const a = await nodes.start({ address: "http://a", host: "box-1", pid: 1, clock, ids: taggedIds("a") });
-    const b = await nodes.start({ address: "http://b", host: "box-1", pid: 2, clock, ids: taggedIds("b") });
-    const { taskId, running } = await turnWithTaskOnA(stores, a);
+    const { stores, nodes, b, taskId, running } = await twoOnOneHost();
     running.finish("done, the build goes on");
     await settle(20);
     expect(await stores.tasks.getTask(taskId)).toMatchObject({ status: "running" });
