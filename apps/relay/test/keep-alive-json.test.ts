@@ -1,4 +1,4 @@
-import type { Logger } from "@oar/core";
+import { type Logger, RelayError } from "@oar/core";
 import { FakeClock } from "@oar/core/testing";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
@@ -110,5 +110,23 @@ describe("a held call's response (DESIGN §4)", () => {
     expect(logger.errors).toEqual([
       ["relay_tool call failed", { requestId: "req_held", sessionId: "ses_1", error: cause }],
     ]);
+  });
+
+  it("answers a call that failed with a coded fault (the database away) with that fault's envelope, not INTERNAL", async () => {
+    const logger = recordingLogger();
+    const cause = new RelayError(
+      "REMOTE_RELAY_UNAVAILABLE",
+      "The relay's database does not answer (connect ECONNREFUSED 127.0.0.1:5432). Nothing was changed; try again in a moment.",
+      { retryable: true },
+    );
+    const app = heldCall(() => Promise.reject(cause), new FakeClock(), logger);
+    const response = await app.request("/tool", { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      code: "REMOTE_RELAY_UNAVAILABLE",
+      error: expect.stringContaining("does not answer"),
+    });
+    expect(logger.errors).toEqual([]);
   });
 });

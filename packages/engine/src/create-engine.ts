@@ -140,13 +140,21 @@ export function createEngine(given: EngineDeps): Engine {
     given.stores.events.onForeignEvents?.(() => hints.notify()) ?? (() => {}),
   ];
   const parts = { deps, runtime, live };
+  // A call goes on with the providers it knows when the settings cannot be read now (the database
+  // away): the call meets the outage itself and answers it with its code, never as a bug.
+  const refreshProviders = () =>
+    catalog.refresh().catch((error: unknown) =>
+      deps.logger?.warn("The providers could not be brought up to date with the settings.", {
+        error: errorMessage(error),
+      }),
+    );
   const engine: Engine = {
     execute: async (callerSessionId, input, options) => {
-      await catalog.refresh();
+      await refreshProviders();
       return executeCall(parts, callerSessionId, input, options);
     },
     executeFromPeer: async (origin, input, options) => {
-      await catalog.refresh();
+      await refreshProviders();
       return executeFromPeer(parts, origin, input, options);
     },
     authenticate: (kind, token) => authenticate(deps, kind, token),

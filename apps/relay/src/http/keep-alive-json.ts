@@ -1,5 +1,6 @@
 import type { ReadableStreamDefaultController, UnderlyingSource } from "node:stream/web";
-import type { Clock, Logger, TimerId } from "@oar/core";
+import { type Clock, isRelayError, type Logger, type TimerId, wireExtraOf } from "@oar/core";
+import { type ErrorCode, errorEnvelope } from "@oar/schema";
 import type { Context } from "hono";
 import { internalEnvelope } from "./errors";
 import { onClientGone } from "./node-request";
@@ -111,6 +112,12 @@ class KeepAliveBody implements UnderlyingSource<Uint8Array> {
 
   private failed(cause: unknown): unknown {
     const { logger, requestId, log } = this.failure;
+    // A fault with its own code (the database away: REMOTE_RELAY_UNAVAILABLE) is answered with
+    // it, as any route answers it; only what has none is a bug.
+    if (isRelayError(cause) && !cause.isLocal()) {
+      logger.warn("relay_tool call refused", { requestId, ...log, code: cause.code, error: cause.message });
+      return errorEnvelope(cause.code as ErrorCode, cause.message, wireExtraOf(cause));
+    }
     logger.error("relay_tool call failed", { requestId, ...log, error: cause });
     return internalEnvelope(requestId);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderSource } from "../../src/ports/provider";
-import { createTestProvider, type TestProvider } from "../../src/testing";
+import { createTestProvider, openTestStores, type TestProvider, withFailingMethod } from "../../src/testing";
+import { outage } from "../runtime/harness";
 import { createHarness } from "./harness";
 
 /**
@@ -117,5 +118,20 @@ describe("providers from the owner's settings (DESIGN §4, issue 10)", () => {
       apiKey: "sk-secret-1",
       monthlyCapUsd: 20,
     });
+  });
+
+  it("a call while the settings cannot be read (the database away) is answered REMOTE_RELAY_UNAVAILABLE, never thrown as a bug", async () => {
+    let down = false;
+    const stores = withFailingMethod(await openTestStores(), "settings.getSetting", {
+      failing: () => down,
+      error: outage,
+    });
+    const h = await createHarness({ stores, providerSources: [modelsSource([])] });
+    const caller = await h.ownerSession();
+    down = true;
+    // Past the settings cache's second: the call reads them from the database.
+    h.clock.advance(2_000);
+    const answered = await h.engine.execute(caller.id, { action: "relay_info", relay: "this" });
+    expect(answered).toMatchObject({ ok: false, code: "REMOTE_RELAY_UNAVAILABLE" });
   });
 });

@@ -46,6 +46,9 @@ export async function startTcpProxy(target: {
 
   const accept = (client: Socket) => {
     const upstream = connect(target.port, target.host);
+    // As the clients it stands between do (postgres.js, HTTP): a small write is not held for the peer's ACK.
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
     const pipe: Pipe = { client, upstream, held: { toUpstream: [], toClient: [] } };
     pipes.add(pipe);
     const end = () => {
