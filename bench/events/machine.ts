@@ -13,22 +13,30 @@ export async function cpuSeconds(pid: number): Promise<number | null> {
   }
 }
 
-/** How busy the relay process and the machine were over a span of the run. */
+/** How busy the relay process(es) and the machine were over a span of the run. */
 export interface Busy {
-  /** The relay's CPU use as a share of one core; null without /proc. */
+  /** The relay processes' CPU use together, as a share of one core; null without /proc. */
   readonly relayCore: number | null;
   /** The 1-minute load average at the start and at the end, and the cores there are. */
   readonly load: readonly [number, number];
   readonly cores: number;
 }
 
-export async function measureBusy(pid: number): Promise<{ end(): Promise<Busy> }> {
-  const startCpu = await cpuSeconds(pid);
+/** CPU seconds of every process, summed; null if one cannot be read. */
+async function totalCpuSeconds(pids: readonly number[]): Promise<number | null> {
+  const each = await Promise.all(pids.map(cpuSeconds));
+  return each.some((seconds) => seconds === null)
+    ? null
+    : each.reduce<number>((sum, seconds) => sum + (seconds ?? 0), 0);
+}
+
+export async function measureBusy(pids: readonly number[]): Promise<{ end(): Promise<Busy> }> {
+  const startCpu = await totalCpuSeconds(pids);
   const startAt = performance.now();
   const startLoad = loadavg()[0] ?? Number.NaN;
   return {
     async end() {
-      const endCpu = await cpuSeconds(pid);
+      const endCpu = await totalCpuSeconds(pids);
       const seconds = (performance.now() - startAt) / 1000;
       return {
         relayCore: startCpu === null || endCpu === null ? null : (endCpu - startCpu) / seconds,

@@ -64,3 +64,19 @@ export function subscriptionLayout(plan: Plan, w: number): number[] {
   const rest = Array.from({ length: count }, (_, j) => plan.hotSessions + ((w + j * step) % cool));
   return [...hot, ...rest];
 }
+
+/**
+ * The same plan, its three streams of prompts `factor` times as fast and its load `loadSeconds`
+ * long: the knee search's step. Raising the rate, not the watchers, keeps a step's setup (20
+ * subscribe calls a watcher) the same few seconds while the deliveries a second grow just as much.
+ */
+export function scaledPlan(plan: Plan, factor: number, loadSeconds: number): Plan {
+  return {
+    ...plan,
+    loadSeconds,
+    promptsPerSecond: plan.promptsPerSecond * factor,
+    errorsPerSecond: plan.errorsPerSecond * factor,
+    burstPerSecond: plan.burstPerSecond * factor,
+    burstSeconds: Math.min(plan.burstSeconds, loadSeconds),
+  };
+}

@@ -41,6 +41,8 @@ function ratioLine(label: string, stages: Stages, loaded: Spread, idle: Spread):
 /** Prints the run's tables and goal lines; true when a check failed (duplicates, misses, wake-ups beyond the cap). */
 export function printReport(input: {
   readonly plan: Plan;
+  /** What served the load: "1 relay process", or N behind the balancer. */
+  readonly relay: string;
   readonly arrivals: Arrivals;
   readonly watcherProvider: string;
   readonly figures: Figures;
@@ -53,7 +55,7 @@ export function printReport(input: {
   const { plan, figures, idle, loaded, machine, counts } = input;
   const { checks } = figures;
   console.log(
-    `\nbench/events (${plan.mode}) — ${plan.watchers} ${input.watcherProvider} watchers × ${SUBSCRIPTIONS_PER_WATCHER} subscriptions over ${plan.watched} script sessions, relay on Postgres; ${plan.loadSeconds} s of ${plan.promptsPerSecond} plain prompts/s and ${plan.errorsPerSecond} !error/s, and for the first ${plan.burstSeconds} s ${plan.burstPerSecond} !error/s on ${plan.hotSessions} sessions that ${plan.hotWatchers} watchers watch (past the hourly cap); ${input.arrivals === "random" ? "each stream a Poisson process at its rate (seeded)" : "every stream on one beat from one start"}`,
+    `\nbench/events (${plan.mode}) — ${plan.watchers} ${input.watcherProvider} watchers × ${SUBSCRIPTIONS_PER_WATCHER} subscriptions over ${plan.watched} script sessions, ${input.relay} on Postgres; ${plan.loadSeconds} s of ${plan.promptsPerSecond} plain prompts/s and ${plan.errorsPerSecond} !error/s, and for the first ${plan.burstSeconds} s ${plan.burstPerSecond} !error/s on ${plan.hotSessions} sessions that ${plan.hotWatchers} watchers watch (past the hourly cap); ${input.arrivals === "random" ? "each stream a Poisson process at its rate (seeded)" : "every stream on one beat from one start"}`,
   );
   const warmed = input.warm.lastHeardMs.map((ms) => msCell(ms)).join(", ");
   console.log(
@@ -117,7 +119,7 @@ export function printReport(input: {
   const core =
     machine.relayCore === null
       ? ""
-      : `the relay process used ${(machine.relayCore * 100).toFixed(0)}% of a core; `;
+      : `${input.relay === "1 relay process" ? "the relay process" : input.relay} used ${(machine.relayCore * 100).toFixed(0)}% of a core; `;
   console.log(
     `From the load's start to the dispatcher drained: ${core}load average ${machine.load[0].toFixed(1)} → ${machine.load[1].toFixed(1)} on ${machine.cores} cores.`,
   );

@@ -4,10 +4,12 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
-const CLI = join(import.meta.dirname, "..", "..", "apps", "relay", "src", "cli.ts");
+/** `oar-relay`'s entry point, run from source as `pnpm relay` runs it. */
+export const RELAY_CLI = join(import.meta.dirname, "..", "..", "apps", "relay", "src", "cli.ts");
 /** The V8 options `pnpm relay` (the root package.json) starts the relay with. */
-const RELAY_NODE_ARGS = ["--max-semi-space-size=64"];
-const LISTENING_RE = /listening on (http:\/\/\S+)/;
+export const RELAY_NODE_ARGS: readonly string[] = ["--max-semi-space-size=64"];
+/** The line the relay prints once it listens, with its address. */
+export const LISTENING_RE = /listening on (http:\/\/\S+)/;
 
 export interface RelayProcess {
   readonly child: ChildProcess;
@@ -25,7 +27,15 @@ export async function startRelayProcess(
   env: Readonly<Record<string, string>>,
   nodeArgs: readonly string[] = [],
 ): Promise<RelayProcess> {
-  const args = [...RELAY_NODE_ARGS, "--import", "tsx", "--conditions=@oar/source", ...nodeArgs, CLI, "start"];
+  const args = [
+    ...RELAY_NODE_ARGS,
+    "--import",
+    "tsx",
+    "--conditions=@oar/source",
+    ...nodeArgs,
+    RELAY_CLI,
+    "start",
+  ];
   const child = spawn(process.execPath, args, {
     cwd: join(import.meta.dirname, ".."),
     // Not this shell's environment: a DATABASE_URL or RELAY_* set there would redirect the run.

@@ -1,6 +1,6 @@
 import { openBenchDatabase } from "../lib/bench-database";
 import { inParallel, type OwnerApi, ownerClient } from "../lib/owner-api";
-import { startRelayProcess } from "../lib/relay-process";
+import { startRelayTarget } from "../lib/relay-target";
 import { type Firings, tally, waitUntil } from "./figures";
 
 const OWNER_TOKEN = "bench-schedules-owner-token";
@@ -14,6 +14,13 @@ export interface LegOptions {
   readonly offsets: readonly number[];
   /** How long after the last instant a firing still counts (later: a miss). */
   readonly graceMs: number;
+  /** Relay processes behind a balancer (Postgres only); absent, the one process as always. */
+  readonly processes?: number;
+  /**
+   * Lead time per schedule before the first instant, for making them all over HTTP (default 15 ms;
+   * about 5 ms a call here). A knee step of thousands lowers it, or it would wait minutes.
+   */
+  readonly leadMsPerSchedule?: number;
 }
 
 /** Thrown when the relay answers `schedule` with a refusal: the leg cannot be measured. */
@@ -39,17 +46,22 @@ export async function relayLeg(
 ): Promise<Firings[]> {
   const sessionCount = Math.ceil(options.offsets.length / PER_SESSION);
   const label = databaseUrl === undefined ? "relay on PGlite" : "relay on Postgres";
+  const relay = await startRelayTarget(
+    {
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+      RELAY_OWNER_TOKEN: OWNER_TOKEN,
+      RELAY_DATA_DIR: dataDir,
+      RELAY_ALLOWED_ROOTS: dataDir,
+      RELAY_NAME: "bench",
+    },
+    { ...(options.processes === undefined ? {} : { processes: options.processes }), dir: dataDir },
+  );
   const name =
     databaseUrl === undefined
       ? "relay on PGlite (embedded)"
-      : `${label} (${sessionCount} script sessions × ≤ ${PER_SESSION} schedules)`;
-  const relay = await startRelayProcess({
-    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    RELAY_OWNER_TOKEN: OWNER_TOKEN,
-    RELAY_DATA_DIR: dataDir,
-    RELAY_ALLOWED_ROOTS: dataDir,
-    RELAY_NAME: "bench",
-  });
+      : options.processes === undefined
+        ? `${label} (${sessionCount} script sessions × ≤ ${PER_SESSION} schedules)`
+        : `${label}, ${relay.label} (${sessionCount} script sessions × ≤ ${PER_SESSION} schedules)`;
   try {
     const owner = ownerClient(relay.base, OWNER_TOKEN);
     const sessions: { id: string; token: string }[] = [];
@@ -68,7 +80,7 @@ export async function relayLeg(
         : await postgresReadout(databaseUrl);
     try {
       // Ahead enough for every call to be made before the first instant (about 5 ms a call here).
-      const start = Date.now() + 5000 + options.offsets.length * 15;
+      const start = Date.now() + 5000 + options.offsets.length * (options.leadMsPerSchedule ?? 15);
       const due = new Map<string, number>();
       const schedule = async (i: number) => {
         // Round robin: a session's firings are 50 instants apart, as schedules of unrelated work would be.

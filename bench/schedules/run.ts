@@ -7,14 +7,30 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { seededRandom } from "@oar/core/testing";
+import { parseBenchFlags, processesFlag } from "../lib/bench-flags";
 import { createScratchDatabase, type ScratchDatabase } from "../lib/scratch-database";
 import { type Firings, instantOffsets, summarize } from "./figures";
+import { findKnee } from "./find-knee";
 import { PG_BOSS_VERSION, pgBossLeg } from "./pg-boss-leg";
+import { PROCESSES_HEADER, processesLeg, processesRow } from "./processes-leg";
 import { relayLeg } from "./relay-leg";
 
-const COUNT = Number(process.argv[2] ?? 1000);
-const SPREAD_SECONDS = Number(process.argv[3] ?? 180);
-const ADMIN_URL = process.argv[4] ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const USAGE = `usage: pnpm bench:schedules [count] [seconds] [postgres://admin-url] [--processes N] [--find-knee]
+  count seconds   schedules over that many seconds (default 1000 over 180)
+  --processes N   the relay on Postgres alone, N processes behind HAProxy (no PGlite, no pg-boss)
+  --find-knee     raise schedules/s step by step (30 s each) until the p99 passes 1 s (with --processes N, default 1)`;
+const flags = parseBenchFlags(process.argv.slice(2), {
+  values: ["--processes"],
+  switches: ["--find-knee"],
+});
+const processes = typeof flags === "string" ? flags : processesFlag(flags);
+if (typeof flags === "string" || typeof processes === "string") {
+  console.error(`${typeof flags === "string" ? flags : processes}\n${USAGE}`);
+  process.exit(2);
+}
+const COUNT = Number(flags.positional[0] ?? 1000);
+const SPREAD_SECONDS = Number(flags.positional[1] ?? 180);
+const ADMIN_URL = flags.positional[2] ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const GRACE_MS = 30_000;
 const SEED = 33;
 const GOAL_P99_MS = 250;
@@ -111,4 +127,35 @@ async function main(): Promise<boolean> {
   }
 }
 
-process.exitCode = (await main()) ? 0 : 1;
+/** `--processes N` / `--find-knee`: the relay on Postgres only, through the balancer. */
+async function onProcesses(count: number, kneeSearch: boolean): Promise<boolean> {
+  const loadBefore = loadavg()[0] ?? 0;
+  if (kneeSearch) {
+    console.error(`· knee search on ${count} process(es)`);
+    const steps = await findKnee(ADMIN_URL, count, GRACE_MS, (line) => console.error(`· ${line}`));
+    console.log(`load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}`);
+    return steps.every((step) => step.firings.duplicates === 0);
+  }
+  const load = { count: COUNT, spreadSeconds: SPREAD_SECONDS };
+  console.error(`· relay on Postgres, ${count} process(es): ${COUNT} schedules over ${SPREAD_SECONDS} s`);
+  const firings = await processesLeg(ADMIN_URL, count, load, GRACE_MS);
+  console.log(
+    `\n${firings.name}: ${COUNT} one-off schedules over ${SPREAD_SECONDS} s, load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}; lateness = fired − due`,
+  );
+  console.log(PROCESSES_HEADER);
+  console.log(processesRow(count, load, firings));
+  const p99 = summarize(firings.lateness).p99;
+  console.log(
+    `\ngoal: p99 ≤ ${GOAL_P99_MS} ms, 0 duplicates, 0 misses: ${ms(p99)}, ${firings.duplicates}, ${firings.misses} ${p99 <= GOAL_P99_MS && firings.duplicates === 0 && firings.misses === 0 ? "met" : "NOT met"}`,
+  );
+  return p99 <= GOAL_P99_MS && firings.duplicates === 0 && firings.misses === 0;
+}
+
+const kneeSearch = flags.switches.has("--find-knee");
+process.exitCode = (
+  processes !== undefined || kneeSearch
+    ? await onProcesses(processes ?? 1, kneeSearch)
+    : await main()
+)
+  ? 0
+  : 1;
