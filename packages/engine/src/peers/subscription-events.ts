@@ -59,7 +59,7 @@ function takes(subscription: SubscriptionRecord, record: OutboxRecord): boolean 
  * GET /v1/peer/subscriptions/:id/events (DESIGN §4, §28): the events of a subscription that
  * `relay`'s conversation holds here, after the cursor `after` (an outbox seq), oldest first, at
  * most `limit`. Only the last 500 of the last 7 days are kept for it (R-PAIR-04): when older ones
- * after the cursor are left out, `truncated` is true. The cursor moves to the last row read even
+ * after the cursor are left out, or were pruned, `truncated` is true. The cursor moves to the last row read even
  * when none was this subscription's, so the next page starts there. A subscription that ended
  * here is replayed up to its end; once nothing is left after the cursor, it is
  * REMOTE_RELAY_NOT_FOUND saying it ended and why (the peer surface answers it with HTTP 410).
@@ -84,7 +84,9 @@ export async function peerSubscriptionEvents(
   const keptSince = clock.now() - PEER_EVENTS_KEPT_MS;
   // Nothing before the subscription's creation is its: a first fetch does not read the outbox from 0.
   let position = Math.max(after, await stores.events.lastSeqBefore(subscription.createdAt - SCAN_MARGIN_MS));
-  let truncated = false;
+  // Every cursor this route hands out names a stored row (or 0); once retention pruned that row,
+  // rows after it may have gone with it (R-PAIR-04's 7 days), and the page cannot say which.
+  let truncated = position === after && after > 0 && !(await stores.events.hasEventSeq(after));
   const found: OutboxRecord[] = [];
   for (;;) {
     const rows = await stores.events.listEvents({ after: position, limit: SCAN_PAGE });

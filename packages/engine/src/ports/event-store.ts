@@ -43,6 +43,8 @@ export interface EventStore {
   lastEventSeq(): Promise<number>;
   /** The highest seq of an event appended before `at`; 0 when there is none. */
   lastSeqBefore(at: number): Promise<number>;
+  /** Whether the event of this seq is still stored: retention prunes old rows (DESIGN §9). */
+  hasEventSeq(seq: number): Promise<boolean>;
   /**
    * Calls `listener` when another relay process may have appended events (Postgres LISTEN; a hint
    * only, behind polling). Returns the function that stops listening. Optional: stores shared by

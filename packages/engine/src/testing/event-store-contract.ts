@@ -136,6 +136,15 @@ export function runEventStoreContract(setup: ContractSetup<EventStoreFixture>): 
       expect(await store().lastSeqBefore(T0 + 1_001)).toBe(4);
     });
 
+    it("says whether the event of a seq is still stored", async () => {
+      expect(await store().hasEventSeq(1)).toBe(false);
+      await store().appendEvent(newOutboxEvent("evt_1"));
+      await store().appendEvent(newOutboxEvent("evt_2"));
+      expect(await store().hasEventSeq(1)).toBe(true);
+      expect(await store().hasEventSeq(2)).toBe(true);
+      expect(await store().hasEventSeq(3)).toBe(false);
+    });
+
     it("stops listening for foreign events when asked, if it listens at all", () => {
       const stop = store().onForeignEvents?.(() => {});
       stop?.();

@@ -46,5 +46,8 @@ export function createMemoryEventStore(): MemoryEventStore {
     async lastSeqBefore(at) {
       return Math.max(0, ...[...events.values()].filter((event) => event.at < at).map((event) => event.seq));
     },
+    async hasEventSeq(seq) {
+      return [...events.values()].some((event) => event.seq === seq);
+    },
   });
 }

@@ -109,5 +109,10 @@ export function createEventStore(db: Database): EventStore {
         .where(lt(events.at, toDate(at)));
       return last?.seq ?? 0;
     },
+
+    async hasEventSeq(seq) {
+      const [row] = await db.select({ seq: events.seq }).from(events).where(eq(events.seq, seq)).limit(1);
+      return row !== undefined;
+    },
   };
 }
