@@ -142,7 +142,11 @@ export function computeFigures(input: {
     const end = instance.endedAt ?? instance.rss.at(-1)?.at ?? instance.startedAt;
     // Under load only: once it ends, a process gives memory back, which would read as a fall.
     const underLoad = (sample: { readonly at: number }) => sample.at <= loadEnd;
-    const rssSlope = slopePerHour(instance.rss.filter(underLoad), WARM_UP_MS);
+    const collected = instance.rssLogged.some((sample) => sample.collected === true);
+    const rssSlope = slopePerHour(
+      (collected ? instance.rssLogged : instance.rss).filter(underLoad),
+      WARM_UP_MS,
+    );
     const heapSlope = slopePerHour(instance.heap.filter(underLoad), WARM_UP_MS);
     return {
       member: instance.member,

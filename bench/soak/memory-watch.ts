@@ -10,6 +10,8 @@ export interface InstanceMemory {
   readonly endedAt: number | null;
   readonly rss: readonly MemorySample[];
   readonly heap: readonly MemorySample[];
+  /** The resident set the process logged itself, each minute's right after a full collection. */
+  readonly rssLogged: readonly MemorySample[];
 }
 
 /**
@@ -40,13 +42,15 @@ export function watchMemory(cluster: RelayCluster, everyMs: number): { stop(): P
       const instances: InstanceMemory[] = [];
       for (const member of cluster.members) {
         for (const instance of member.instances) {
+          const logged = await heapSamples(member.tmpDir, instance.pid);
           instances.push({
             member: member.name,
             pid: instance.pid,
             startedAt: instance.startedAt,
             endedAt: instance.exitedAt,
             rss: rss.get(instance.pid) ?? [],
-            heap: await heapSamples(member.tmpDir, instance.pid),
+            heap: logged.heap,
+            rssLogged: logged.rss,
           });
         }
       }

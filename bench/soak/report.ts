@@ -94,7 +94,7 @@ export function printReport(
     );
   }
   out(
-    "(slopes under load, after a 2-minute warm-up, through each minute’s lowest sample; —: under 5 minutes to fit)",
+    "(slopes under load, after a 2-minute warm-up, through the samples each process took right after a full collection it forced once a minute; —: under 5 minutes to fit)",
   );
   out();
   out("| table | rows start → end | size start → end |");
