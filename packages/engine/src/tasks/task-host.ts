@@ -229,12 +229,22 @@ export function createTaskHost(ctx: TaskHostContext, options: TaskHostOptions): 
       // The row first, then the process: a relay killed in between leaves a row that recovery
       // ends, never a command that ran without one (the soak's ledger counts every run).
       const { status: _s, exitCode: _e, counts: _c, lastOutputAt: _l, endedAt: _d, ...row } = task.record;
-      const stored = await ctx.stores.transaction(async (stores) => {
-        const inserted = await stores.tasks.insertTask(row);
-        await settleSessionState(stores, turn.sessionId);
-        await recordTaskStarted(writer(stores), inserted, session);
-        return inserted;
-      });
+      let stored: TaskRecord;
+      try {
+        stored = await ctx.stores.transaction(async (stores) => {
+          const inserted = await stores.tasks.insertTask(row);
+          await settleSessionState(stores, turn.sessionId);
+          await recordTaskStarted(writer(stores), inserted, session);
+          return inserted;
+        });
+      } catch (error) {
+        // A link cut as the commit went through leaves the row written though this call failed:
+        // ended as failed (a no-op when nothing was written), it does not stay running for as long
+        // as this process lives, holding the task's name (the soak's ledger, with fast cuts).
+        task.endedBy = "failed";
+        await finish(task, null);
+        throw error;
+      }
       Object.assign(task, { record: stored });
       let process: ShellProcess | null = null;
       if (spec.kind === "shell") {

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+import type { EngineStores } from "../../src/ports/engine-stores";
 import { RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
 import { openTestStores, withFailingMethod } from "../../src/testing";
 import { outage, passInSteps, runtimeHarness, T0, testClock } from "./harness";
@@ -66,6 +67,37 @@ describe("a task's row and its process (DESIGN §9, issue 32: found by the soak'
       },
       { timeout: 10_000 },
     );
+    turn.finish();
+  });
+
+  it("a start whose commit's answer was lost (the link cut as it committed) ends its row, not left running", async () => {
+    const inner = await openTestStores();
+    let cutAfterCommit = false;
+    const stores: EngineStores = {
+      ...inner,
+      async transaction(work) {
+        const result = await inner.transaction(work);
+        if (cutAfterCommit) {
+          cutAfterCommit = false;
+          throw outage();
+        }
+        return result;
+      },
+    };
+    const h = await runtimeHarness({ stores });
+    const session = await h.createSession({ id: "ses_a" });
+    h.provider.hold();
+    await h.prompt(session.id, "build");
+    const turn = await h.provider.nextTurn();
+    cutAfterCommit = true;
+    await expect(turn.io.startTask({ kind: "shell", name: "mark", command: "exit 0" })).rejects.toMatchObject({
+      code: "REMOTE_RELAY_UNAVAILABLE",
+    });
+    const [task] = await inner.tasks.listTasksOfSessions([session.id], { endedSince: 0 });
+    expect(task).toMatchObject({ name: "mark", status: "failed", pid: null });
+    // The session may start a task of that name again.
+    const again = await turn.io.startTask({ kind: "shell", name: "mark", command: "exit 0" });
+    expect(again).not.toBe(task?.id);
     turn.finish();
   });
 });
