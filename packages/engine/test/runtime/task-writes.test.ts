@@ -90,9 +90,11 @@ describe("a task's row and its process (DESIGN §9, issue 32: found by the soak'
     await h.prompt(session.id, "build");
     const turn = await h.provider.nextTurn();
     cutAfterCommit = true;
-    await expect(turn.io.startTask({ kind: "shell", name: "mark", command: "exit 0" })).rejects.toMatchObject({
-      code: "REMOTE_RELAY_UNAVAILABLE",
-    });
+    await expect(turn.io.startTask({ kind: "shell", name: "mark", command: "exit 0" })).rejects.toMatchObject(
+      {
+        code: "REMOTE_RELAY_UNAVAILABLE",
+      },
+    );
     const [task] = await inner.tasks.listTasksOfSessions([session.id], { endedSince: 0 });
     expect(task).toMatchObject({ name: "mark", status: "failed", pid: null });
     // The session may start a task of that name again.
