@@ -15,6 +15,7 @@ const STALE_TAKEOVER_MS = 10_000;
 // Paths this process holds: a lock naming our own pid is ours only if we took it. After a crash
 // in a container, the next relay often gets the same pid as the dead one.
 const heldByThisProcess = new Set<string>();
+const takingInThisProcess = new Map<string, Promise<DataDirLock>>();
 
 export interface DataDirLock {
   /** The lock file's absolute path. */
@@ -130,6 +131,21 @@ function lockedError(dataDir: string, pid: number): RelayError {
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   const dir = resolve(dataDir);
   const path = join(dir, LOCK_FILE_NAME);
+  // Two takers in one process would each read a lock naming this pid, written by the other but
+  // not yet marked held, as one a dead process of the same pid left: one at a time.
+  const before = takingInThisProcess.get(path) ?? Promise.resolve();
+  const taking = before.catch(() => {}).then(() => takeLock(dir, path));
+  takingInThisProcess.set(path, taking);
+  try {
+    return await taking;
+  } finally {
+    if (takingInThisProcess.get(path) === taking) {
+      takingInThisProcess.delete(path);
+    }
+  }
+}
+
+async function takeLock(dir: string, path: string): Promise<DataDirLock> {
   await mkdir(dir, { recursive: true });
 
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -68,6 +68,13 @@ export interface LeaseStore {
     readonly fencingToken: number;
     readonly now: number;
   }): Promise<boolean>;
+  /**
+   * Whether the lease still has `fencingToken`: neither retired nor taken over (expired or not: a
+   * recovery retires it before it fails the work claimed under it). In a transaction it also keeps
+   * the lease from being retired until that transaction ends (a row lock), so work claimed under
+   * it there is either seen by the recovery that retires it or not claimed at all.
+   */
+  holdsLease(input: { readonly name: string; readonly fencingToken: number }): Promise<boolean>;
   /** The last holder, expired or not. */
   getLease(name: string): Promise<Lease | null>;
   /** The leases named `prefix…`, live and expired, in no set order. */

@@ -160,6 +160,13 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
                   // change (DESIGN §9), which also reads what the turn starts with.
                   ctx.stores.transaction(async (stores): Promise<Claim | null> => {
                     const now = ctx.clock.now();
+                    // A process that stalled past its lease (a long pause) may not know yet that
+                    // another recovered it: a turn claimed under that lease would be nobody's.
+                    if (
+                      !(await stores.leases.holdsLease({ name: runner.lease, fencingToken: runner.token }))
+                    ) {
+                      return null;
+                    }
                     const record = await stores.sessions.claimNextTurn({ sessionId, now, runner });
                     if (!record) {
                       return null;

@@ -221,6 +221,22 @@ export function runLeaseStoreContract(setup: ContractSetup<ContractFixture<Lease
       expect(renewed.ok).toBe(false);
     });
 
+    it("says whether a lease still has a token: expired or not, until it is taken over or retired", async () => {
+      const holds = (fencingToken: number) => store().holdsLease({ name: "runner:a", fencingToken });
+      expect(await holds(1)).toBe(false);
+      const lease = await acquired("relay-a", T0, "runner:a");
+      expect(await holds(lease.fencingToken)).toBe(true);
+      expect(await holds(lease.fencingToken + 1)).toBe(false);
+      const next = await acquired("relay-b", T0 + TTL, "runner:a");
+      expect(await holds(lease.fencingToken)).toBe(false);
+      expect(await holds(next.fencingToken)).toBe(true);
+      const now = T0 + 2 * TTL;
+      expect(await store().retireLease({ name: "runner:a", fencingToken: next.fencingToken, now })).toBe(
+        true,
+      );
+      expect(await holds(next.fencingToken)).toBe(false);
+    });
+
     it("gives a contended lease to exactly one owner", async () => {
       const owners = ["relay-a", "relay-b", "relay-c", "relay-d", "relay-e"];
       const results = await Promise.all(

@@ -162,6 +162,9 @@ export function createMemoryLeaseStore(): LeaseStore & Snapshotting {
         .filter((lease) => lease.name.startsWith(prefix) && lease.expiresAt <= now)
         .sort((a, b) => a.expiresAt - b.expiresAt);
     },
+    async holdsLease({ name, fencingToken }) {
+      return leases.get(name)?.fencingToken === fencingToken;
+    },
     async retireLease({ name, fencingToken, now }) {
       const current = leases.get(name);
       if (!current || current.fencingToken !== fencingToken || current.expiresAt > now) {

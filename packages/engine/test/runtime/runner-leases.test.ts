@@ -92,6 +92,36 @@ describe("two relay processes on one store (DESIGN §9, issue 8 item 4)", () => 
     await second.runtime.close();
   });
 
+  it("a process that stalled past its lease claims nothing under it before it learns so: the prompt it takes runs under its next lease", async () => {
+    const stores = await openTestStores();
+    const frozen = testClock(T0);
+    const clock = testClock(T0);
+    const { first, turn } = await firstWithHeldTurn(stores, frozen);
+    const other = await first.createSession({ id: "ses_b" });
+    const second = await secondOn(stores, clock);
+    await passInSteps(clock, RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
+    expect((await stores.sessions.getTurn(turn.id))?.status).toBe("error");
+
+    // Back from its stall, before its next heartbeat: a turn claimed now would be nobody's, as
+    // the recovery of its lease is over (the soak's ledger: a turn left running for good).
+    const late = await first.prompt(other.id, "after the stall");
+    await settle(20);
+    expect(await stores.sessions.getTurn(late.turn.id)).toMatchObject({ status: "queued", runner: null });
+
+    frozen.advance(RUNNER_LEASE_TTL_MS + RUNNER_HEARTBEAT_MS * 2);
+    await passInSteps(frozen, RUNNER_HEARTBEAT_MS);
+    const running = await first.provider.nextTurn();
+    running.finish("the late reply");
+    expect(await first.runtime.waitForTurn(late.turn.id, 1_000)).toMatchObject({
+      status: "done",
+      text: "the late reply",
+    });
+    const lease = (await stores.sessions.getTurn(late.turn.id))?.runner?.lease;
+    expect(lease).toMatch(/^runner:run_/);
+    expect(lease).not.toBe((await stores.sessions.getTurn(turn.id))?.runner?.lease);
+    await second.runtime.close();
+  });
+
   it("a wait sees a turn another process ended within a poll (≤ 1 s), with no wake-up of its own", async () => {
     const stores = await openTestStores();
     const clock = testClock(T0);

@@ -83,6 +83,15 @@ export function createLeaseStore(db: Database): LeaseStore {
       return rows.length > 0;
     },
 
+    async holdsLease({ name, fencingToken }) {
+      const rows = await db
+        .select({ name: leases.name })
+        .from(leases)
+        .where(and(eq(leases.name, name), eq(leases.fencingToken, fencingToken)))
+        .for("share");
+      return rows.length > 0;
+    },
+
     getLease,
 
     async listLeases({ prefix }) {
