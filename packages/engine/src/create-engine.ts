@@ -10,6 +10,7 @@ import { createOwnerApi } from "./owner/create-owner-api";
 import { createQuestionPoller } from "./peers/question-poller";
 import { peerSubscriptionEvents } from "./peers/subscription-events";
 import type { EngineDeps } from "./ports/engine-deps";
+import { silentObserver } from "./ports/engine-observer";
 import type { AgentAccess } from "./ports/provider";
 import { createProviderCatalog } from "./provider-catalog";
 import { peerQuestion } from "./questions/peer-question";
@@ -33,6 +34,7 @@ import { createRemoteEventsPoller } from "./watching/remote-events";
  */
 export function createEngine(given: EngineDeps): Engine {
   const hints = createEventHints();
+  const observer = given.observer ?? silentObserver;
   const stores = cachedStores(given.stores, given.clock, () => hints.notify());
   const settings = () => readSettings(stores.settings);
   const catalog = createProviderCatalog({
@@ -75,6 +77,7 @@ export function createEngine(given: EngineDeps): Engine {
     clock: deps.clock,
     ids: deps.ids,
     logger: deps.logger,
+    observer,
     agentAccess,
     reportUsage: (_sessionId, provider, usage) => addUsage(deps.stores, provider, deps.clock.now(), usage),
     ...(deps.taskOutputDir === undefined ? {} : { taskOutputDir: deps.taskOutputDir }),
@@ -94,6 +97,7 @@ export function createEngine(given: EngineDeps): Engine {
     clock: deps.clock,
     ids: deps.ids,
     logger: deps.logger ?? silentLogger,
+    observer,
     sharedStore: deps.sharedStore ?? false,
     drivenFromOutside: (provider: string) =>
       findProvider(deps.providers, provider)?.info.drivenFromOutside === true,

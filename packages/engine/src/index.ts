@@ -19,6 +19,12 @@ export type {
   ClusterTarget,
 } from "./ports/cluster-link";
 export type { EngineDeps, RelayIdentity } from "./ports/engine-deps";
+export {
+  type EngineObserver,
+  silentObserver,
+  type ToolCallReport,
+  type TurnEndedReport,
+} from "./ports/engine-observer";
 export type { EngineStores } from "./ports/engine-stores";
 export type { EventStore, NewOutboxEvent, OutboxRecord } from "./ports/event-store";
 export { type FolderResolver, identityFolderResolver } from "./ports/folder-resolver";

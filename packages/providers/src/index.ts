@@ -15,7 +15,7 @@ export {
   DEFAULT_API_CHAT_MAX_STEPS,
   DEFAULT_API_CHAT_TIMEOUT_SECONDS,
 } from "./api-chat/api-chat-source";
-export { findClaudeBinary } from "./claude/claude-binary";
+export { findClaudeBinary, resolveProgram } from "./claude/claude-binary";
 export { PERMISSION_MODE_OF, RELAY_MCP_TOOL } from "./claude/claude-invocation";
 export { CLAUDE_EFFORTS, CLAUDE_MODELS, CLAUDE_PROVIDER_INFO } from "./claude/claude-models";
 export {

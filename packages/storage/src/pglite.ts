@@ -9,6 +9,7 @@ import { setFlagsFromString } from "node:v8";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { countApplied } from "./migrations-applied";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { acquireDataDirLock, type DataDirLock } from "./pid-lock";
 import { countingPglite } from "./statements";
@@ -186,7 +187,11 @@ export async function openPgliteStorage(config: Omit<PgliteStorageConfig, "drive
       driver: "pglite",
       db,
       // PGlite runs no autovacuum: the pruner's compaction vacuums what it deleted.
-      stores: createStores(db, { vacuums: true }),
+      stores: createStores(db, {
+        vacuums: true,
+        ...(config.onStoreCall === undefined ? {} : { onStoreCall: config.onStoreCall }),
+      }),
+      maxConnections: 1,
       close: closeOnce(async () => {
         try {
           await opened.close();
@@ -199,5 +204,24 @@ export async function openPgliteStorage(config: Omit<PgliteStorageConfig, "drive
     await client?.close().catch(() => {});
     await lock?.release();
     throw toStorageError(`Opening the database in ${config.dataDir}`, cause);
+  }
+}
+
+/**
+ * How many migrations the PGlite database in `dataDir` has applied, changing nothing; null when
+ * it has no database yet. The caller makes sure no relay holds the directory (PGlite is one
+ * process's).
+ */
+export async function pgliteMigrationsApplied(dataDir: string): Promise<number | null> {
+  const pgdata = join(resolve(dataDir), "pgdata");
+  if (!(await stat(join(pgdata, "PG_VERSION")).catch(() => null))) {
+    return null;
+  }
+  compileWasmWithBaselineOnly();
+  const client = await PGlite.create(pgdata, { startParams: START_PARAMS });
+  try {
+    return await countApplied((text) => client.query<{ n: number }>(text).then((result) => result.rows));
+  } finally {
+    await client.close();
   }
 }

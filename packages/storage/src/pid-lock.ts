@@ -174,6 +174,16 @@ async function takeLock(dir: string, path: string): Promise<DataDirLock> {
   });
 }
 
+/** The live process that holds the data directory now (another relay, or this one); null when none does. */
+export async function dataDirHolder(dataDir: string): Promise<number | null> {
+  const path = join(resolve(dataDir), LOCK_FILE_NAME);
+  const holder = await readHolder(path);
+  if (holder === null) {
+    return null;
+  }
+  return (holder === process.pid ? heldByThisProcess.has(path) : isAlive(holder)) ? holder : null;
+}
+
 async function releaseLock(path: string): Promise<void> {
   heldByThisProcess.delete(path);
   if ((await readHolder(path)) === process.pid) {

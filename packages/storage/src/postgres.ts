@@ -2,6 +2,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { listenForEvents } from "./foreign-events";
+import { countApplied } from "./migrations-applied";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { closeOnce, type PostgresStorageConfig, type Storage } from "./storage";
 import { createStores } from "./stores";
@@ -84,9 +85,10 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
   } catch (cause) {
     throw toStorageError(`Opening the database at ${redact(config.url)}`, cause);
   }
+  const maxConnections = config.maxConnections ?? 10;
   const client = postgres(config.url, {
     ...CLIENT_OPTIONS,
-    max: config.maxConnections ?? 10,
+    max: maxConnections,
     connect_timeout: POSTGRES_TIMEOUTS.connectSeconds,
     idle_timeout: POSTGRES_TIMEOUTS.idleSeconds,
     keep_alive: POSTGRES_TIMEOUTS.keepAliveSeconds,
@@ -109,11 +111,29 @@ export async function openPostgresStorage(config: Omit<PostgresStorageConfig, "d
       deadlines: { callMs: POSTGRES_TIMEOUTS.callMs, transactionMs: POSTGRES_TIMEOUTS.transactionMs },
       foreignEvents: foreignEvents.hint,
       foreignSchedules: foreignSchedules.hint,
+      ...(config.onStoreCall === undefined ? {} : { onStoreCall: config.onStoreCall }),
     }),
+    maxConnections,
     close: closeOnce(() => {
       foreignEvents.stop();
       foreignSchedules.stop();
       return client.end({ timeout: CLOSE_TIMEOUT_SECONDS });
     }),
   };
+}
+
+/** How many migrations the Postgres database at `url` has applied, changing nothing. */
+export async function postgresMigrationsApplied(url: string): Promise<number> {
+  const client = postgres(url, {
+    ...CLIENT_OPTIONS,
+    max: 1,
+    connect_timeout: POSTGRES_TIMEOUTS.connectSeconds,
+  });
+  try {
+    return await countApplied((text) => client.unsafe<{ n: number }[]>(text));
+  } catch (cause) {
+    throw toStorageError(`Reading the migrations of the database at ${redact(url)}`, cause);
+  } finally {
+    await client.end({ timeout: CLOSE_TIMEOUT_SECONDS });
+  }
 }

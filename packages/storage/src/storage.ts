@@ -1,6 +1,7 @@
 import type { Database } from "./database";
 import type { StatementListener } from "./statements";
 import type { Stores } from "./stores";
+import type { StoreCallListener } from "./stores/guard";
 
 export type StorageDriver = "pglite" | "postgres";
 
@@ -14,6 +15,8 @@ export interface PgliteStorageConfig {
   readonly dataDir: string;
   /** Told each statement sent (BEGIN and COMMIT included): benchmarks and tests count them. */
   readonly onStatement?: StatementListener;
+  /** Told each store call's and transaction's time (the relay's metrics). */
+  readonly onStoreCall?: StoreCallListener;
 }
 
 /** A Postgres server (DATABASE_URL); several relay processes may share it. */
@@ -24,6 +27,8 @@ export interface PostgresStorageConfig {
   readonly maxConnections?: number;
   /** Told each statement sent (BEGIN and COMMIT included): benchmarks and tests count them. */
   readonly onStatement?: StatementListener;
+  /** Told each store call's and transaction's time (the relay's metrics). */
+  readonly onStoreCall?: StoreCallListener;
 }
 
 export type StorageConfig = PgliteStorageConfig | PostgresStorageConfig;
@@ -32,6 +37,8 @@ export interface Storage {
   readonly driver: StorageDriver;
   readonly db: Database;
   readonly stores: Stores;
+  /** How many connections the driver may open to the database at most (PGlite: its one). */
+  readonly maxConnections: number;
   /** Closes the database (and releases the data-dir lock); the process cannot exit before. Idempotent. */
   close(): Promise<void>;
 }

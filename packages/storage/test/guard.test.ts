@@ -35,7 +35,13 @@ describe("a database that does not answer is told apart from a query it refused 
   });
 
   it("a store call that does not answer within its deadline fails with REMOTE_RELAY_UNAVAILABLE", async () => {
-    const store = guardStore("SessionStore", { getSession: () => new Promise<never>(() => {}) }, 20);
+    const store = guardStore(
+      "SessionStore",
+      { getSession: () => new Promise<never>(() => {}) },
+      {
+        deadlineMs: 20,
+      },
+    );
     const error = await store.getSession().then(
       () => undefined,
       (e: unknown) => e,

@@ -78,6 +78,8 @@ export function logToolCall(
   deps: EngineDeps,
   writer: ToolCallWriter,
   entry: {
+    /** The call's id, which its log line names too. */
+    readonly id: string;
     readonly sessionId: string;
     readonly names: CallNames;
     readonly result: ToolResult;
@@ -91,7 +93,7 @@ export function logToolCall(
   }
   const self = deps.relay.name;
   writer.add(deps, {
-    id: deps.ids.next("toolCall"),
+    id: entry.id,
     sessionId: entry.sessionId,
     action: names.action,
     relay: names.relay === undefined || isThisRelay(names.relay, self) ? self : names.relay,

@@ -39,6 +39,7 @@ import type { SessionRecord } from "../ports/session-store";
 import type { ExecuteOptions, ToolResult } from "../ports/tool-result";
 import type { SessionRuntime } from "../runtime/session-runtime";
 import { readSettings } from "../settings/settings";
+import { reportedCall } from "./call-report";
 
 /** The engine's parts every call runs with. */
 export interface EngineParts {
@@ -267,12 +268,18 @@ export async function executeCall(
 ): Promise<ToolResult> {
   const at = parts.deps.clock.now();
   let names: CallNames | undefined;
-  const result = await parseAndRespond(parts.deps, input, { callerSessionId }, (call) => {
-    names = namesOfCall(call);
-    return runLocalCall(parts, { callerSessionId, call, input, options });
-  });
+  // The activity line's id names the call in the relay's log too.
+  const callId = parts.deps.ids.next("toolCall");
+  const result = await reportedCall(parts.deps, { callId, session: callerSessionId, input }, (started) =>
+    parseAndRespond(parts.deps, input, { callerSessionId }, (call) => {
+      names = namesOfCall(call);
+      started(call.action);
+      return runLocalCall(parts, { callerSessionId, call, input, options });
+    }),
+  );
   // R-UI-02: every call of this relay's conversations goes in its activity, refusals included.
   logToolCall(parts.deps, parts.live.toolCalls, {
+    id: callId,
     sessionId: callerSessionId,
     names: names ?? namesOfInput(input),
     result,

@@ -7,6 +7,7 @@ import { isThisRelay } from "../actions/relay";
 import { summaryLine } from "../actions/summary";
 import type { ExecuteOptions, ToolResult } from "../ports/tool-result";
 import { readSettings } from "../settings/settings";
+import { reportedCall } from "./call-report";
 import { type CallOutcome, type EngineParts, parseAndRespond, runOnThisRelay } from "./execute";
 
 /** Not an error: the check of a preflight passed at the action's gate, before its first write. */
@@ -156,7 +157,16 @@ export function executeFromPeer(
   input: unknown,
   options: ExecuteOptions = {},
 ): Promise<ToolResult> {
-  return parseAndRespond(parts.deps, input, { peer: origin.relay, callerSessionId: origin.session }, (call) =>
-    runPeerCall(parts, origin, call, options),
+  const who = {
+    callId: parts.deps.ids.next("toolCall"),
+    session: origin.session,
+    fromRelay: origin.relay,
+    input,
+  };
+  return reportedCall(parts.deps, who, (started) =>
+    parseAndRespond(parts.deps, input, { peer: origin.relay, callerSessionId: origin.session }, (call) => {
+      started(call.action);
+      return runPeerCall(parts, origin, call, options);
+    }),
   );
 }

@@ -1,5 +1,6 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
 import type { ClusterLink } from "./cluster-link";
+import type { EngineObserver } from "./engine-observer";
 import type { EngineStores } from "./engine-stores";
 import type { FolderResolver } from "./folder-resolver";
 import type { RunnerProcess } from "./lease-store";
@@ -34,6 +35,8 @@ export interface EngineDeps {
   readonly ids: IdGenerator;
   readonly relay: RelayIdentity;
   readonly logger?: Logger;
+  /** Told of turns ended, calls answered, deliveries sent and schedules fired (the app's metrics); default none. */
+  readonly observer?: EngineObserver;
   /** Folders sessions may use (DESIGN §7); the first is the default cwd. Absent: any folder. */
   readonly allowedRoots?: readonly string[];
   /** Follows symlinks in folders before they are checked against the roots; default: none followed. */

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Clock, type IdGenerator, type Logger, RelayError, silentLogger } from "@oar/core";
 import type { ClusterLink, ClusterReply, ClusterRequest } from "../ports/cluster-link";
+import { type EngineObserver, silentObserver } from "../ports/engine-observer";
 import type { EngineStores } from "../ports/engine-stores";
 import type { RunnerProcess } from "../ports/lease-store";
 import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
@@ -37,6 +38,8 @@ export interface SessionRuntimeOptions {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger?: Logger;
+  /** Told of each turn that ends (the app's metrics); default none. */
+  readonly observer?: EngineObserver;
   /** Runs relay_tool as the session (a worker's `!tool`, a CLI agent's MCP call). */
   readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
   /** The relay's URL and an agent token of a session (DESIGN §5); default none: CLI agents get no relay access. */
@@ -89,6 +92,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     clock: options.clock,
     ids: options.ids,
     logger: options.logger ?? silentLogger,
+    observer: options.observer ?? silentObserver,
     callTool: options.callTool,
     agentAccess: options.agentAccess ?? (async () => null),
     reportUsage: options.reportUsage ?? (async () => {}),

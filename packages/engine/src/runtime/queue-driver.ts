@@ -7,6 +7,7 @@ import type { Wakeups } from "../wakeups";
 import type { BlockingQuestions } from "./blocking-questions";
 import type { RunningTurn, RunningTurns } from "./running-turns";
 import type { RuntimeContext } from "./runtime-context";
+import { reportTurnEnded } from "./turn-report";
 import { runTurn } from "./turn-runner";
 import { untilItLands } from "./until-it-lands";
 import type { WorkerPool } from "./worker-pool";
@@ -55,7 +56,8 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
    * written once the database is back, and the session's queue goes on. Under a lease, only the
    * runner that claimed it ends it (DESIGN §9).
    */
-  const finish = async (record: TurnRecord, outcome: TurnOutcome, turn?: RunningTurn) => {
+  const finish = async (claim: Claim, outcome: TurnOutcome, turn?: RunningTurn) => {
+    const { record } = claim;
     const endedAt = ctx.clock.now();
     const reply = outcome.status === "done" ? outcome.reply : (outcome.reply ?? turn?.text ?? "");
     const replyMessageId = ctx.ids.next("message");
@@ -71,15 +73,17 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
             ...(record.runner === null ? {} : { runner: record.runner }),
           });
           if (!ended) {
-            return;
+            return null;
           }
           await stores.questions.endBlockingQuestionsOfTurn({ turnId: record.id, at: endedAt });
           const session = await settleSessionState(stores, record.sessionId);
           await recordTurnEnded(writer(stores), ended, session?.title ?? "");
+          return ended;
         }),
       );
+    let ended: TurnRecord | null | undefined;
     try {
-      await end({
+      ended = await end({
         reply: outcome.status === "done" || reply !== "" ? storableText(reply) : null,
         error: outcome.status === "error" ? storableText(outcome.error) : null,
       });
@@ -89,7 +93,14 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
         turn: record.id,
         error: errorMessage(error),
       });
-      await end({ reply: null, error: `The turn's reply could not be stored: ${errorMessage(error)}` });
+      ended = await end({
+        reply: null,
+        error: `The turn's reply could not be stored: ${errorMessage(error)}`,
+      });
+    }
+    // A turn another runner or the owner ended first is theirs to report; undefined: closed first.
+    if (ended) {
+      reportTurnEnded(ctx, ended, claim.session?.provider ?? null);
     }
   };
 
@@ -135,7 +146,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
       if (outcome === null || ctx.isClosed()) {
         return;
       }
-      await finish(record, outcome, turn);
+      await finish(claim, outcome, turn);
     } finally {
       parts.running.end(turn);
     }

@@ -6,6 +6,7 @@ import { errorMessage } from "../shared/error-message";
 import { settleSessionState } from "../tasks/session-state";
 import { RUNNER_LEASE_PREFIX } from "./runner-lease";
 import type { RuntimeContext } from "./runtime-context";
+import { reportTurnEnded } from "./turn-report";
 
 export const RELAY_RESTARTED_MESSAGE = "The relay restarted while this turn was running.";
 export const RUNNER_GONE_MESSAGE =
@@ -19,17 +20,32 @@ async function failTurns(
   ctx: RuntimeContext,
   stores: EngineStores,
   select: Parameters<EngineStores["sessions"]["failRunningTurns"]>[0],
-): Promise<TurnRecord[]> {
+): Promise<FailedTurn[]> {
   const failed = await stores.sessions.failRunningTurns(select);
+  const ended: FailedTurn[] = [];
   for (const turn of failed) {
     await stores.questions.endBlockingQuestionsOfTurn({ turnId: turn.id, at: select.endedAt });
     const session = await stores.sessions.getSession(turn.sessionId);
     await recordTurnEnded({ stores, ids: ctx.ids, relayName: ctx.relayName }, turn, session?.title ?? "");
+    ended.push({ turn, provider: session?.provider ?? null });
   }
   for (const sessionId of new Set(failed.map((turn) => turn.sessionId))) {
     await settleSessionState(stores, sessionId);
   }
-  return failed;
+  return ended;
+}
+
+/** A turn recovery ended, with its session's provider (`null`: the session is gone). */
+interface FailedTurn {
+  readonly turn: TurnRecord;
+  readonly provider: string | null;
+}
+
+/** Once their change committed: each is logged and counted as any turn's end is. */
+function reportFailed(ctx: RuntimeContext, failed: readonly FailedTurn[]): void {
+  for (const { turn, provider } of failed) {
+    reportTurnEnded(ctx, turn, provider);
+  }
 }
 
 /**
@@ -40,13 +56,17 @@ async function failTurns(
  */
 export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.stores.transaction(async (stores) => {
+  const failed = await ctx.stores.transaction(async (stores) => {
     if (ctx.sharedStore) {
-      await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now, runner: null });
+      const orphans = await failTurns(ctx, stores, {
+        error: RELAY_RESTARTED_MESSAGE,
+        endedAt: now,
+        runner: null,
+      });
       await ctx.tasks.failLost(stores, { runner: null, at: now });
-      return;
+      return orphans;
     }
-    await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now });
+    const orphans = await failTurns(ctx, stores, { error: RELAY_RESTARTED_MESSAGE, endedAt: now });
     await ctx.tasks.failLost(stores, { at: now });
     const stale = (await stores.sessions.listSessions({ scope: "all" })).filter(
       (session) => session.state !== "idle",
@@ -54,7 +74,9 @@ export async function recoverAtStart(ctx: RuntimeContext): Promise<void> {
     for (const session of stale) {
       await settleSessionState(stores, session.id);
     }
+    return orphans;
   });
+  reportFailed(ctx, failed);
 }
 
 /**
@@ -130,7 +152,8 @@ export async function recoverExpiredRunners(
         turns: failed.length,
       });
     }
-    for (const turn of failed) {
+    reportFailed(ctx, failed);
+    for (const { turn } of failed) {
       sessions.add(turn.sessionId);
     }
   }

@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator, Logger } from "@oar/core";
+import type { EngineObserver } from "../ports/engine-observer";
 import type { EngineStores } from "../ports/engine-stores";
 import type { RunnerProcess } from "../ports/lease-store";
 import type { AgentAccess, Provider, TurnUsage } from "../ports/provider";
@@ -17,6 +18,7 @@ export interface RuntimeContext {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  readonly observer: EngineObserver;
   readonly callTool: (sessionId: string, input: unknown) => Promise<unknown>;
   /** The relay's URL and an agent token of the session, for a CLI agent to call relay_tool itself. */
   readonly agentAccess: (sessionId: string) => Promise<AgentAccess | null>;

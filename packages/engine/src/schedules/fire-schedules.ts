@@ -12,9 +12,13 @@ export const HELD_RECHECK_MS = 60_000;
 /** What a pass works with, as a send to watchers does: a session driven from outside gets the message, no turn. */
 export type FiringContext = SendingContext;
 
-/** What one pass did: the sessions whose queues to kick once committed, and whether more may be due. */
+/**
+ * What one pass did: the sessions whose queues to kick once committed, the slots it fired (to
+ * tell how late, once committed), and whether more may be due.
+ */
 export interface FiringPass {
   readonly kick: readonly string[];
+  readonly fired: readonly number[];
   readonly more: boolean;
 }
 
@@ -68,14 +72,18 @@ async function decide(
   return { kind: "fire", ...due };
 }
 
-/** Writes a firing: its slot (the idempotency key), the message and its turn, the count, the timing. */
+/**
+ * Writes a firing: its slot (the idempotency key), the message and its turn, the count, the
+ * timing. Gives the session whose queue to kick (`null`: none), or `undefined` when the slot went
+ * out before and nothing fired now.
+ */
 async function fire(
   ctx: FiringContext,
   schedule: ScheduleRecord,
   target: SessionRecord,
   setBy: SessionRecord | undefined,
   due: Extract<Outcome, { kind: "fire" }>,
-): Promise<string | null> {
+): Promise<string | null | undefined> {
   const { stores, ids, now } = ctx;
   const startsTurn = !ctx.drivenFromOutside(target.provider);
   const turnId = startsTurn ? ids.next("turn") : null;
@@ -97,7 +105,7 @@ async function fire(
     // The slot went out before (a crash between its commit and this claim cannot happen in one
     // transaction, but a repaired row might): the grid moves on, nothing is sent twice.
     await stores.schedules.updateSchedule(schedule.id, timing);
-    return null;
+    return undefined;
   }
   const messageId = ids.next("message");
   const provenance = schedule.provenance ?? undefined;
@@ -152,7 +160,7 @@ export async function fireDueSchedules(ctx: FiringContext): Promise<FiringPass> 
   const { stores, now } = ctx;
   const claimed = await stores.schedules.claimDueSchedules({ now, limit: FIRED_PER_PASS });
   if (claimed.length === 0) {
-    return { kick: [], more: false };
+    return { kick: [], fired: [], more: false };
   }
   const sessionIds = [...new Set(claimed.flatMap((s) => [s.sessionId, s.createdBy]))];
   const sessions = new Map((await stores.sessions.getSessions(sessionIds)).map((s) => [s.id, s]));
@@ -163,6 +171,7 @@ export async function fireDueSchedules(ctx: FiringContext): Promise<FiringPass> 
     ),
   );
   const kick = new Set<string>();
+  const fired: number[] = [];
   for (const schedule of claimed) {
     const target = sessions.get(schedule.sessionId);
     const outcome = await decide(ctx, schedule, target, counts.get(schedule.createdBy) ?? 0);
@@ -204,7 +213,10 @@ export async function fireDueSchedules(ctx: FiringContext): Promise<FiringPass> 
           sessions.get(schedule.createdBy),
           outcome,
         );
-        if (kicked !== null) {
+        if (kicked !== undefined) {
+          fired.push(outcome.slot);
+        }
+        if (typeof kicked === "string") {
           kick.add(kicked);
         }
         if (schedule.sessionId !== schedule.createdBy) {
@@ -214,5 +226,5 @@ export async function fireDueSchedules(ctx: FiringContext): Promise<FiringPass> 
       }
     }
   }
-  return { kick: [...kick], more: claimed.length === FIRED_PER_PASS };
+  return { kick: [...kick], fired, more: claimed.length === FIRED_PER_PASS };
 }

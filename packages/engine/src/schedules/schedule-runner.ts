@@ -37,6 +37,10 @@ export function createScheduleRunner(deps: ScheduleRunnerDeps): DueRunner {
             drivenFromOutside: deps.drivenFromOutside,
           }),
         );
+        const firedAt = clock.now();
+        for (const slot of done.fired) {
+          deps.observer.scheduleFired(firedAt - slot);
+        }
         for (const sessionId of done.kick) {
           deps.kick(sessionId);
         }

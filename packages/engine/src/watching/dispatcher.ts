@@ -1,5 +1,6 @@
 import type { Clock, IdGenerator, Logger, TimerId } from "@oar/core";
 import { isUrgent } from "@oar/scheduler";
+import type { EngineObserver } from "../ports/engine-observer";
 import type { EngineStores } from "../ports/engine-stores";
 import type { OutboxRecord } from "../ports/event-store";
 import { errorMessage } from "../shared/error-message";
@@ -26,6 +27,8 @@ export interface DispatcherDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** Told of each delivery sent (and, by the schedule runner, each slot fired) once committed. */
+  readonly observer: EngineObserver;
   readonly sharedStore: boolean;
   readonly drivenFromOutside: (provider: string) => boolean;
   /** Starts the watcher's queue once a message that starts a turn is committed. */
@@ -104,10 +107,15 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       : claimEarly(tx, { guess, now, before: records[0]?.seq ?? 0, batch: records });
   };
 
+  /** Once a send committed: its watchers' turns start, and each delivery's lateness is told. */
   const kickAll = (sent: readonly Sent[]) => {
+    const now = clock.now();
     for (const result of sent) {
       if (result.startsTurn) {
         deps.kick(result.watcher);
+      }
+      for (const row of result.rows) {
+        deps.observer.deliverySent(now - row.dueAt);
       }
     }
   };

@@ -5,6 +5,7 @@ import { expect, onTestFinished } from "vitest";
 import { createEngine } from "../../src/create-engine";
 import type { Engine } from "../../src/engine";
 import type { EngineDeps } from "../../src/ports/engine-deps";
+import type { EngineObserver } from "../../src/ports/engine-observer";
 import type { EngineStores } from "../../src/ports/engine-stores";
 import type { FolderResolver } from "../../src/ports/folder-resolver";
 import type { Provider, ProviderSource } from "../../src/ports/provider";
@@ -61,6 +62,8 @@ export interface HarnessOptions {
   readonly taskOutputDir?: string;
   /** The engine's logger; default none. */
   readonly logger?: Logger;
+  /** Told of turns, calls, deliveries and firings; default none. */
+  readonly observer?: EngineObserver;
   /** Old rows pruned on the clock's timer with these options; default none pruned. */
   readonly retention?: RetentionOptions;
 }
@@ -106,6 +109,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     approvalCards: options.approvalCards ?? false,
     ...(options.taskOutputDir === undefined ? {} : { taskOutputDir: options.taskOutputDir }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
     ...(options.retention === undefined ? {} : { retention: options.retention }),
   };
   const engine = createEngine(deps);

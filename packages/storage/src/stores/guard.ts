@@ -138,6 +138,12 @@ export function withDeadline<T>(
   });
 }
 
+/**
+ * Told of each store call once it settled: `Port.method` (or `transaction`), how long it took in
+ * milliseconds, and whether it failed. The relay's metrics time the database here.
+ */
+export type StoreCallListener = (operation: string, ms: number, failed: boolean) => void;
+
 /** What a guarded store's methods run on: the store, its deadline, its transaction's calls. */
 const GUARDED = Symbol("guarded store");
 
@@ -145,6 +151,27 @@ interface GuardState {
   readonly store: Record<string, (...args: unknown[]) => Promise<unknown>>;
   readonly deadlineMs: number | undefined;
   readonly calls: TransactionCalls | undefined;
+  readonly onCall: StoreCallListener | undefined;
+}
+
+/** A call's time told to `listener`, when there is one; the call's outcome passes as it is. */
+export async function timed<T>(
+  listener: StoreCallListener | undefined,
+  operation: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (listener === undefined) {
+    return work();
+  }
+  const began = performance.now();
+  let failed = true;
+  try {
+    const value = await work();
+    failed = false;
+    return value;
+  } finally {
+    listener(operation, performance.now() - began, failed);
+  }
 }
 
 type Guarded = { readonly [GUARDED]: GuardState };
@@ -156,10 +183,12 @@ async function callGuarded(
   args: unknown[],
 ): Promise<unknown> {
   try {
-    return await withDeadline(
-      operation,
-      state.deadlineMs,
-      () => state.store[name]?.apply(state.store, args) as Promise<unknown>,
+    return await timed(state.onCall, operation, () =>
+      withDeadline(
+        operation,
+        state.deadlineMs,
+        () => state.store[name]?.apply(state.store, args) as Promise<unknown>,
+      ),
     );
   } catch (cause) {
     throw toStoreError(operation, cause);
@@ -193,19 +222,22 @@ function guardedPrototype(port: string, names: readonly string[]): object {
   return prototype;
 }
 
+export interface GuardOptions {
+  /** No call waits longer: it fails with REMOTE_RELAY_UNAVAILABLE. */
+  readonly deadlineMs?: number | undefined;
+  /** Each call is one of a transaction's (see TransactionCalls). */
+  readonly calls?: TransactionCalls | undefined;
+  /** Told each call's time. */
+  readonly onCall?: StoreCallListener | undefined;
+}
+
 /**
  * Wraps every method of a store so that a failing query rejects with a RelayError naming the
- * port and method, whatever driver threw it, and (with `deadlineMs`) no call waits longer. With
- * `calls`, each call is one of a transaction's (see TransactionCalls). The methods are the
+ * port and method, whatever driver threw it, with the `options` above. The methods are the
  * prototype's, so a wrapper that replaces one of them derives from the store (`overriding` of
  * @oar/core) rather than spreading it.
  */
-export function guardStore<T extends object>(
-  port: string,
-  store: T,
-  deadlineMs?: number,
-  calls?: TransactionCalls,
-): T {
+export function guardStore<T extends object>(port: string, store: T, options: GuardOptions = {}): T {
   const members = store as Record<string, unknown>;
   const names: string[] = [];
   const values: [string, unknown][] = [];
@@ -219,8 +251,9 @@ export function guardStore<T extends object>(
   const guarded = Object.create(guardedPrototype(port, names)) as Record<PropertyKey, unknown>;
   guarded[GUARDED] = {
     store: store as GuardState["store"],
-    deadlineMs,
-    calls,
+    deadlineMs: options.deadlineMs,
+    calls: options.calls,
+    onCall: options.onCall,
   } satisfies GuardState;
   for (const [name, value] of values) {
     guarded[name] = value;

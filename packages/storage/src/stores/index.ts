@@ -5,7 +5,15 @@ import { createCardStore } from "./card-store";
 import { createDeliveryStore } from "./delivery-store";
 import { createEventStore } from "./event-store";
 import { createGroupStore } from "./group-store";
-import { guardStore, isOutage, sqlStateOf, unavailableError, withDeadline } from "./guard";
+import {
+  guardStore,
+  isOutage,
+  type StoreCallListener,
+  sqlStateOf,
+  timed,
+  unavailableError,
+  withDeadline,
+} from "./guard";
 import { createLeaseStore } from "./lease-store";
 import { createLoopCounterStore } from "./loop-counter-store";
 import { createPeerStore } from "./peer-store";
@@ -43,6 +51,8 @@ export interface StoreOptions {
   /** Other processes changed schedules (LISTEN on the schedules' channel). */
   readonly foreignSchedules?: ForeignEventsHint;
   readonly vacuums?: boolean;
+  /** Told each store call's and each transaction's time (the relay's metrics). */
+  readonly onStoreCall?: StoreCallListener;
 }
 
 // A transaction Postgres ended so that another could go on (a deadlock: two changes locking a
@@ -62,18 +72,20 @@ const TRANSACTION_RUNS = 5;
  * autovacuum (PGlite), so the retention store vacuums what it pruned (never in a transaction).
  */
 export function createStores(db: Database, options: StoreOptions = {}): Stores {
-  const { deadlines, foreignEvents, foreignSchedules, vacuums = false } = options;
+  const { deadlines, foreignEvents, foreignSchedules, vacuums = false, onStoreCall } = options;
   const once: Stores["transaction"] = (work) =>
-    withDeadline("transaction", deadlines?.transactionMs, () =>
-      db.transaction(async (tx) => {
-        const calls = new TransactionCalls();
-        try {
-          const stores = new TransactionStores(tx, deadlines?.callMs, foreignEvents, calls);
-          return await work(stores as unknown as Stores);
-        } finally {
-          await calls.end();
-        }
-      }),
+    timed(onStoreCall, "transaction", () =>
+      withDeadline("transaction", deadlines?.transactionMs, () =>
+        db.transaction(async (tx) => {
+          const calls = new TransactionCalls();
+          try {
+            const stores = new TransactionStores(tx, deadlines?.callMs, foreignEvents, calls, onStoreCall);
+            return await work(stores as unknown as Stores);
+          } finally {
+            await calls.end();
+          }
+        }),
+      ),
     );
   const transaction: Stores["transaction"] = async (work) => {
     for (let run = 1; ; run++) {
@@ -89,7 +101,7 @@ export function createStores(db: Database, options: StoreOptions = {}): Stores {
     }
   };
   return rootStores(
-    { db, deadlineMs: deadlines?.callMs, foreignEvents, foreignSchedules, vacuums },
+    { db, deadlineMs: deadlines?.callMs, foreignEvents, foreignSchedules, vacuums, onStoreCall },
     transaction,
   );
 }
@@ -130,11 +142,16 @@ interface Binding {
   readonly calls?: TransactionCalls;
   /** Only outside transactions: VACUUM refuses to run inside one. */
   readonly vacuums?: boolean;
+  readonly onStoreCall?: StoreCallListener | undefined;
 }
 
 function makePort<P extends Port>(binding: Binding, port: P): Stores[P] {
   const [name, make] = PORTS[port];
-  const guarded = guardStore(name, make(binding.db, binding), binding.deadlineMs, binding.calls) as Stores[P];
+  const guarded = guardStore(name, make(binding.db, binding), {
+    deadlineMs: binding.deadlineMs,
+    calls: binding.calls,
+    onCall: binding.onStoreCall,
+  }) as Stores[P];
   const { foreignEvents, foreignSchedules } = binding;
   if (port === "schedules" && foreignSchedules !== undefined) {
     const schedules = guarded as Stores["schedules"];
@@ -160,6 +177,7 @@ class TransactionStores implements Binding {
     readonly deadlineMs: number | undefined,
     readonly foreignEvents: ForeignEventsHint | undefined,
     readonly calls: TransactionCalls,
+    readonly onStoreCall: StoreCallListener | undefined,
   ) {}
 
   /** A transaction inside joins this one. */
