@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openBenchDatabase } from "../lib/bench-database";
 import { ownerClient } from "../lib/owner-api";
+import { estimate, histogramSince, readHistogram } from "../lib/relay-metrics";
 import { startRelayTarget } from "../lib/relay-target";
 import { createScratchDatabase } from "../lib/scratch-database";
 import { type Arrivals, drive } from "./drive";
@@ -24,6 +25,8 @@ import { createSessions, subscribeAll } from "./setup";
 import { warmUp } from "./warm-up";
 
 const OWNER_TOKEN = "bench-events-owner-token";
+/** The relay's own measure of each delivery's lateness (its /metrics). */
+const LATENESS_HISTOGRAM = "oar_relay_delivery_lateness_seconds";
 const IDLE_ROUND_TRIPS = 300;
 const LOADED_ROUND_TRIP_GAP_MS = 250;
 /** After the load, how long the dispatcher may take to send what is due (a window ends within 30 s). */
@@ -103,6 +106,8 @@ export async function measureOnce(options: RunOptions): Promise<RunResult> {
 
       const busy = await measureBusy(relay.pids());
       const countsBefore = await tableCounts(db);
+      const relayLateness = () => readHistogram(relay.metricsBases(), OWNER_TOKEN, LATENESS_HISTOGRAM);
+      const latenessBefore = await relayLateness();
       const loadedSamples = Math.floor((plan.loadSeconds * 1000) / LOADED_ROUND_TRIP_GAP_MS);
       const [driven, loadedTrips] = await Promise.all([
         drive(api, plan, sessions.watched, options.arrivals),
@@ -138,6 +143,10 @@ export async function measureOnce(options: RunOptions): Promise<RunResult> {
       // the statistics at most once a second.
       await sleep(1_500);
       const counts = countsSince(countsBefore, await tableCounts(db));
+      // Only when every process served it before and after: a relay from before /metrics has none.
+      const latenessAfter = latenessBefore === undefined ? undefined : await relayLateness();
+      const fromMetrics =
+        latenessAfter === undefined ? undefined : estimate(histogramSince(latenessAfter, latenessBefore));
       await observer.stop();
       const figures = await readFigures(db, observer.seen, Date.now(), warm);
       const failed = printReport({
@@ -151,6 +160,7 @@ export async function measureOnce(options: RunOptions): Promise<RunResult> {
         machine,
         counts,
         warm,
+        ...(fromMetrics === undefined ? {} : { fromMetrics }),
       });
       return { figures, loaded, failed };
     } finally {

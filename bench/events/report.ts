@@ -1,3 +1,4 @@
+import type { Estimate } from "../lib/relay-metrics";
 import type { Arrivals } from "./drive";
 import type { Figures, Spread, Stages, TableCounts } from "./figures";
 import type { Busy } from "./machine";
@@ -51,6 +52,8 @@ export function printReport(input: {
   readonly machine: Busy;
   readonly counts: TableCounts;
   readonly warm: WarmUp;
+  /** The relay's own lateness histogram over the load and the drain (its /metrics), when it serves one. */
+  readonly fromMetrics?: Estimate;
 }): boolean {
   const { plan, figures, idle, loaded, machine, counts } = input;
   const { checks } = figures;
@@ -86,6 +89,14 @@ export function printReport(input: {
     ["window lateness, closed by an urgent event (in its message)", figures.windowClosed.late],
     ["cap digests: due (as the cap moved it) → heard committed", figures.capSent.late],
     ["routing, every delivery: event → its delivery row", figures.routing],
+    ...(input.fromMetrics === undefined
+      ? []
+      : ([
+          [
+            "every delivery, the relay's own measure: due → committed (its /metrics; p50/p99 estimated within buckets)",
+            { ...input.fromMetrics, max: Number.NaN },
+          ],
+        ] as const)),
   ]);
   spreadTable("where the time goes", "count", [
     ["sending transactions: watchers in one", figures.sending.watchers],

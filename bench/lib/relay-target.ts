@@ -11,6 +11,8 @@ export interface RelayTarget {
   readonly label: string;
   /** The relay processes running now, to read their CPU time. */
   pids(): number[];
+  /** Each relay process's own address, to read its /metrics (the balancer's picks one process). */
+  metricsBases(): string[];
   stop(): Promise<void>;
 }
 
@@ -25,7 +27,13 @@ export async function startRelayTarget(
 ): Promise<RelayTarget> {
   if (options.processes === undefined) {
     const relay = await startRelayProcess(env);
-    return { base: relay.base, label: "1 relay process", pids: () => [relay.pid], stop: () => relay.stop() };
+    return {
+      base: relay.base,
+      label: "1 relay process",
+      pids: () => [relay.pid],
+      metricsBases: () => [relay.base],
+      stop: () => relay.stop(),
+    };
   }
   const databaseUrl = env.DATABASE_URL;
   if (databaseUrl === undefined) {
@@ -46,6 +54,7 @@ export async function startRelayTarget(
     base: cluster.base,
     label: `${options.processes} relay ${plural} behind ${haproxy}`,
     pids: () => cluster.members.flatMap((member) => member.pid() ?? []),
+    metricsBases: () => cluster.members.map((member) => `http://127.0.0.1:${member.port}`),
     stop: () => cluster.stop(),
   };
 }

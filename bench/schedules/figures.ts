@@ -1,8 +1,15 @@
+import type { Estimate } from "../lib/relay-metrics";
+
 /** What one scheduler did with the instants it was given. */
 export interface Firings {
   readonly name: string;
   /** Why the leg was not measured (the relay refused `schedule`, say); the rest is then empty. */
   readonly notMeasured?: string;
+  /**
+   * The relay's own measure, from its /metrics histogram (count, estimated p50 and p99 in ms):
+   * no sample each, so `lateness` is empty and duplicates and misses are not its to tell.
+   */
+  readonly estimate?: Estimate;
   /** Per instant that fired: its first firing − the instant, in ms. */
   readonly lateness: readonly number[];
   /** Instants that fired more than once. */

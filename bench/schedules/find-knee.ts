@@ -38,9 +38,15 @@ export async function findKnee(
     }
     const load = { count: rate * STEP_SECONDS, spreadSeconds: STEP_SECONDS };
     progress(`knee step: ${rate} schedules/s for ${STEP_SECONDS} s on ${processes} process(es)`);
-    const firings = await processesLeg(adminUrl, processes, load, graceMs);
+    const [firings, ...alongside] = await processesLeg(adminUrl, processes, load, graceMs);
+    if (firings === undefined) {
+      throw new Error("the relay leg returned no figures");
+    }
     steps.push({ load, firings });
     console.log(processesRow(processes, load, firings));
+    for (const other of alongside.filter((rows) => rows.estimate !== undefined)) {
+      console.log(processesRow(processes, load, other));
+    }
     if (pastKnee(firings)) {
       break;
     }

@@ -1,11 +1,14 @@
 import { openBenchDatabase } from "../lib/bench-database";
 import { inParallel, type OwnerApi, ownerClient } from "../lib/owner-api";
+import { estimate, histogramSince, readHistogram } from "../lib/relay-metrics";
 import { startRelayTarget } from "../lib/relay-target";
 import { type Firings, tally, waitUntil } from "./figures";
 
 const OWNER_TOKEN = "bench-schedules-owner-token";
 /** R-SCHEND-03: a conversation holds at most 20 active schedules that fire in it. */
 const PER_SESSION = 20;
+/** The relay's own measure of each firing's lateness (its /metrics). */
+const LATENESS_HISTOGRAM = "oar_relay_schedule_lateness_seconds";
 /** A firing's message begins with its schedule's id (R-SCH-07). */
 const SCHEDULE_MESSAGE_RE = /^\[relay schedule (\S+) /;
 
@@ -62,7 +65,9 @@ export async function relayLeg(
       : options.processes === undefined
         ? `${label} (${sessionCount} script sessions × ≤ ${PER_SESSION} schedules)`
         : `${label}, ${relay.label} (${sessionCount} script sessions × ≤ ${PER_SESSION} schedules)`;
+  const relayLateness = () => readHistogram(relay.metricsBases(), OWNER_TOKEN, LATENESS_HISTOGRAM);
   try {
+    const latenessBefore = await relayLateness();
     const owner = ownerClient(relay.base, OWNER_TOKEN);
     const sessions: { id: string; token: string }[] = [];
     await inParallel(sessionCount, async (k) => {
@@ -130,7 +135,23 @@ export async function relayLeg(
         async () => Date.now() > last + 5000 && (await readout.fired()) >= due.size,
         last + options.graceMs,
       );
-      return await readout.figures(name, due);
+      const figures = await readout.figures(name, due);
+      // Beside them, the relay's own histogram, when every process serves one (a relay from before /metrics has none).
+      const latenessAfter = latenessBefore === undefined ? undefined : await relayLateness();
+      if (latenessAfter === undefined) {
+        return figures;
+      }
+      const measured = estimate(histogramSince(latenessAfter, latenessBefore));
+      return [
+        ...figures,
+        {
+          name: "the same firings by the relay's own measure, slot → committed (its /metrics; p50/p99 estimated within buckets)",
+          estimate: measured,
+          lateness: [],
+          duplicates: 0,
+          misses: 0,
+        },
+      ];
     } finally {
       await readout.close();
     }

@@ -110,8 +110,8 @@ export function printReport(
   out();
   out(
     logErrors.length === 0
-      ? "relay logs: no [error] line"
-      : `relay logs: ${logErrors.reduce((n, e) => n + e.count, 0)} [error] lines (not a ledger check; a relay logs a bug at that level):`,
+      ? "relay logs: no error line (level error or fatal)"
+      : `relay logs: ${logErrors.reduce((n, e) => n + e.count, 0)} error lines (level error or fatal; not a ledger check; a relay logs a bug at that level):`,
   );
   for (const error of logErrors.slice(0, 10)) {
     out(`  ${error.member} ${error.count} × ${error.line.slice(0, 200)}`);

@@ -10,7 +10,13 @@ import {
   createExternalProvider,
   createScriptProvider,
 } from "@oar/providers";
-import { databaseAnswers, openStorage, type StatementListener, type Storage } from "@oar/storage";
+import {
+  databaseAnswers,
+  openStorage,
+  readRelayGauges,
+  type StatementListener,
+  type Storage,
+} from "@oar/storage";
 import type { Hono } from "hono";
 import { CLUSTER_SECRET_KEY, createClusterLink } from "./cluster-link";
 import {
@@ -20,10 +26,11 @@ import {
   retentionOptions,
   storageTarget,
 } from "./config";
-import { consoleLogger } from "./console-logger";
 import { createFolderResolver } from "./folder-resolver";
 import { newApp } from "./http/app";
 import { OpenStreams } from "./http/owner-event-stream";
+import { createRelayLogger } from "./logging/relay-logger";
+import { createRelayMetrics, type RelayMetrics } from "./metrics/relay-metrics";
 import { resolveOwnerToken } from "./owner-token";
 import { createPeerLink } from "./peer-link";
 import { newRelayInstance, RELAY_INSTANCE_VARIABLE, thisRunnerProcess } from "./runner-process";
@@ -35,6 +42,8 @@ export interface RelayServices {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** This relay's metrics (GET /metrics), in a registry of its own. */
+  readonly metrics: RelayMetrics;
   readonly storage: Storage;
   readonly engine: Engine;
   readonly ownerToken: string;
@@ -56,6 +65,7 @@ export interface Relay {
 export interface RelayOverrides {
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
+  /** Default: pino on stdout at RELAY_LOG_LEVEL (`createRelayLogger`). */
   readonly logger?: Logger;
   /** Default: the built-in `script` provider and `external` (DESIGN §5). */
   readonly providers?: readonly Provider[];
@@ -79,12 +89,16 @@ export interface RelayOverrides {
 export async function createRelay(config: RelayConfig, overrides: RelayOverrides = {}): Promise<Relay> {
   const owner = await resolveOwnerToken({ configured: config.ownerToken, dataDir: config.dataDir });
   const target = storageTarget(config);
-  const storage = await openStorage(
-    overrides.onStatement === undefined ? target : { ...target, onStatement: overrides.onStatement },
-  );
+  const metrics = createRelayMetrics({ name: config.name, version: RELAY_VERSION });
+  const storage = await openStorage({
+    ...target,
+    onStoreCall: metrics.onStoreCall,
+    ...(overrides.onStatement === undefined ? {} : { onStatement: overrides.onStatement }),
+  });
+  metrics.describeDatabase(storage.driver, storage.maxConnections);
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createIdGenerator();
-  const logger = overrides.logger ?? consoleLogger;
+  const logger = overrides.logger ?? createRelayLogger(config);
   // Every process this relay starts carries its instance, so that nothing it started outlives it.
   const instance = newRelayInstance();
   const childEnv = { ...(overrides.childEnv ?? childEnvironment()), [RELAY_INSTANCE_VARIABLE]: instance };
@@ -127,6 +141,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     clock,
     ids,
     logger,
+    observer: metrics.observer,
     relay: { name: config.name, version: RELAY_VERSION, platform: `${process.platform}-${process.arch}` },
     approvalCards: overrides.approvalCards ?? true,
     // Several relay processes may share a Postgres database; the embedded one is locked to this one.
@@ -153,6 +168,7 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
     clock,
     ids,
     logger,
+    metrics,
     storage,
     engine,
     ownerToken: owner.token,
@@ -169,6 +185,11 @@ export async function createRelay(config: RelayConfig, overrides: RelayOverrides
       logger,
       streams,
       clusterSecret: typeof clusterSecret === "string" ? clusterSecret : undefined,
+      metrics: {
+        scrape: () => metrics.scrape(() => readRelayGauges(storage)),
+        contentType: metrics.registry.contentType,
+        onRequest: metrics.onRequest,
+      },
       ...(overrides.keepAliveMs === undefined ? {} : { keepAliveMs: overrides.keepAliveMs }),
     },
   );

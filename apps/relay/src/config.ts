@@ -12,6 +12,10 @@ const allowedRoot = z.string().check((ctx) => {
   }
 });
 
+/** RELAY_LOG_LEVEL's values: pino's levels, lowest first. */
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** The only place that reads the environment: everything else receives a RelayConfig. */
 export const RelayConfigSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
@@ -44,6 +48,8 @@ export const RelayConfigSchema = z.object({
    * loopback address, which serves processes on one machine.
    */
   clusterUrl: z.url({ protocol: /^https?$/, error: "an http:// or https:// URL" }).optional(),
+  /** The log's threshold (pino's levels); `silent` logs nothing. */
+  logLevel: z.enum(LOG_LEVELS).default("info"),
 });
 
 export type RelayConfig = z.infer<typeof RelayConfigSchema>;
@@ -62,6 +68,7 @@ const ENV_NAMES: Record<keyof RelayConfig, string> = {
   pruneBatch: "RELAY_PRUNE_BATCH",
   toolCallsKept: "RELAY_TOOL_CALLS_KEPT",
   clusterUrl: "RELAY_CLUSTER_URL",
+  logLevel: "RELAY_LOG_LEVEL",
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -75,6 +82,22 @@ const NOT_FOR_CHILDREN = ["RELAY_OWNER_TOKEN", "DATABASE_URL"];
  */
 export function childEnvironment(env: Env = process.env): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !NOT_FOR_CHILDREN.includes(name)));
+}
+
+/** The command line's flags (`oar-relay start --port …`), each standing for its variable. */
+export interface ConfigFlags {
+  readonly host?: string | undefined;
+  readonly port?: string | undefined;
+  readonly name?: string | undefined;
+  readonly dataDir?: string | undefined;
+  readonly databaseUrl?: string | undefined;
+}
+
+/** The configuration with the flags given in place of their variables (a flag wins). */
+export function loadConfigWithFlags(flags: ConfigFlags, env: Env = process.env): RelayConfig {
+  const keys: readonly (keyof ConfigFlags)[] = ["host", "port", "name", "dataDir", "databaseUrl"];
+  const given = keys.filter((key) => flags[key] !== undefined);
+  return loadConfig({ ...env, ...Object.fromEntries(given.map((key) => [ENV_NAMES[key], flags[key]])) });
 }
 
 export function loadConfig(env: Env = process.env): RelayConfig {
@@ -97,6 +120,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     pruneBatch: read("pruneBatch"),
     toolCallsKept: read("toolCallsKept"),
     clusterUrl: read("clusterUrl"),
+    logLevel: read("logLevel"),
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {

@@ -19,6 +19,7 @@ describe("relay configuration (DESIGN §4 start)", () => {
       RELAY_DATA_DIR: "/var/lib/oar",
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
       RELAY_ALLOWED_ROOTS: "/srv/work:/home/dev/projects",
+      RELAY_LOG_LEVEL: "debug",
     });
     expect(config).toEqual({
       host: "0.0.0.0",
@@ -28,6 +29,7 @@ describe("relay configuration (DESIGN §4 start)", () => {
       dataDir: "/var/lib/oar",
       databaseUrl: "postgres://postgres@127.0.0.1:5432/test",
       allowedRoots: ["/srv/work", "/home/dev/projects"],
+      logLevel: "debug",
     });
     expect(storageTarget(config)).toEqual({
       driver: "postgres",
@@ -61,6 +63,18 @@ describe("relay configuration (DESIGN §4 start)", () => {
     for (const value of ["10.0.0.5:8787", "ftp://10.0.0.5/", "not a url"]) {
       expect(() => loadConfig({ RELAY_CLUSTER_URL: value }), value).toThrowError(
         /RELAY_CLUSTER_URL: an http:\/\/ or https:\/\/ URL/,
+      );
+    }
+  });
+
+  it("logs at RELAY_LOG_LEVEL, info by default, and refuses a level pino does not have, naming the variable", () => {
+    expect(loadConfig({}).logLevel).toBe("info");
+    for (const level of ["trace", "debug", "info", "warn", "error", "fatal", "silent"]) {
+      expect(loadConfig({ RELAY_LOG_LEVEL: level }).logLevel).toBe(level);
+    }
+    for (const value of ["verbose", "INFO", "30"]) {
+      expect(() => loadConfig({ RELAY_LOG_LEVEL: value }), value).toThrowError(
+        /RELAY_LOG_LEVEL: .*"trace"\|"debug"\|"info"\|"warn"\|"error"\|"fatal"\|"silent"/,
       );
     }
   });

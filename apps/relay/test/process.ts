@@ -14,12 +14,12 @@ export interface RelayProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** Starts `oar-relay start` as a real process, the way `pnpm relay` does. */
-export function spawnRelay(env: Record<string, string>): RelayProcess {
+/** Starts `oar-relay start` (and its flags `args`) as a real process, the way `pnpm relay` does. */
+export function spawnRelay(env: Record<string, string>, args: readonly string[] = []): RelayProcess {
   // One node process (tsx as a loader, not its wrapper CLI), so its pid is the one that holds the lock.
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "--conditions=@oar/source", "src/cli.ts", "start"],
+    ["--import", "tsx", "--conditions=@oar/source", "src/cli.ts", "start", ...args],
     {
       cwd: appDir,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RELAY_PORT: "0", ...env },

@@ -1,17 +1,9 @@
-#!/usr/bin/env node
 import { serve } from "@hono/node-server";
-import { isRelayError } from "@oar/core";
-import { createRelay } from "./compose";
-import { loadConfig } from "./config";
+import { createRelay } from "../compose";
+import type { RelayConfig } from "../config";
 
-const USAGE = `Usage: oar-relay start
-
-  start   start the relay (configuration from RELAY_HOST, RELAY_PORT, RELAY_NAME,
-          RELAY_OWNER_TOKEN, RELAY_DATA_DIR, DATABASE_URL, RELAY_ALLOWED_ROOTS,
-          RELAY_CLAUDE_BIN, RELAY_COPILOT_BIN, RELAY_CLUSTER_URL)`;
-
-async function start(): Promise<void> {
-  const config = loadConfig();
+/** `oar-relay start`: serves the relay until SIGINT or SIGTERM, then closes it (its database last). */
+export async function startRelay(config: RelayConfig): Promise<void> {
   const relay = await createRelay(config);
   const server = serve({ fetch: relay.app.fetch, hostname: config.host, port: config.port }, async (info) => {
     // Announced first: once this says it listens, the cluster's other processes find it too.
@@ -49,29 +41,3 @@ async function start(): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
-
-async function main(argv: readonly string[]): Promise<number> {
-  const [command] = argv;
-  if (command === "start") {
-    await start();
-    return 0;
-  }
-  if (command === undefined || command === "--help" || command === "help") {
-    console.log(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  console.error(`oar-relay: unknown command "${command}"\n\n${USAGE}`);
-  return 2;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) {
-      process.exit(code);
-    }
-  },
-  (cause) => {
-    console.error(isRelayError(cause) ? `oar-relay: ${cause.message}` : cause);
-    process.exit(1);
-  },
-);

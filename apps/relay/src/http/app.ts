@@ -9,12 +9,15 @@ import { DEFAULT_KEEP_ALIVE_MS } from "./keep-alive-json";
 import { agentAuth, ownerAuth, peerAuth } from "./middleware/bearer-auth";
 import { refuseNulInUrl } from "./middleware/refuse-nul-in-url";
 import { relayRequestId } from "./middleware/request-id";
+import { requestLog } from "./middleware/request-log";
 import { limitBody } from "./node-request";
+import { openApiHandler } from "./openapi/serve";
 import { OpenStreams } from "./owner-event-stream";
 import { agentToolRoutes } from "./routes/agent-tool";
 import { clusterRoutes } from "./routes/cluster";
 import { consoleRoutes } from "./routes/console";
 import { mcpRoutes } from "./routes/mcp";
+import { type AppMetrics, metricsRoutes } from "./routes/metrics";
 import { ownerCardRoutes } from "./routes/owner-cards";
 import { ownerEventRoutes } from "./routes/owner-events";
 import { ownerGroupRoutes } from "./routes/owner-groups";
@@ -52,13 +55,15 @@ export interface AppSurfaces {
   readonly clusterSecret?: string | undefined;
   /** The owner's console files; default those beside the relay's code (apps/relay/console). */
   readonly console?: ReadonlyMap<string, ConsoleAsset>;
+  /** GET /metrics and what requests tell it; absent, there is no /metrics. */
+  readonly metrics?: AppMetrics;
 }
 
 // A prompt is at most 100 000 characters (LIMITS.textMaxChars); JSON escaping can grow it a few times.
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * The HTTP surface (DESIGN §4): /healthz, and with `surfaces` the agent surface (/mcp, /v1/tool),
+ * The HTTP surface (DESIGN §4): /healthz and /openapi.json, and with `surfaces` the agent surface (/mcp, /v1/tool),
  * the owner surface (/v1/owner/…) and the peer surface (/v1/peer/…). Every error is
  * `{ ok: false, code, error }`.
  */
@@ -69,6 +74,10 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.notFound((c) =>
     errorResponse(c, "REMOTE_RELAY_NOT_FOUND", `No route ${c.req.method} ${c.req.path} on this relay.`),
   );
+  if (surfaces) {
+    // First, so that every request, /healthz and refusals included, has its id and its log line.
+    app.use(relayRequestId(surfaces.ids), requestLog({ logger, observe: surfaces.metrics?.onRequest }));
+  }
   app.get("/healthz", async (c) => {
     const { name, version } = info;
     if (info.databaseAnswers !== undefined && !(await info.databaseAnswers())) {
@@ -76,12 +85,12 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
     }
     return c.json({ ok: true, name, version } satisfies Healthz);
   });
+  app.get("/openapi.json", openApiHandler(info.version));
   if (!surfaces) {
     return app;
   }
-  const { engine, clock, ids } = surfaces;
+  const { engine, clock } = surfaces;
   const keepAliveMs = surfaces.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  app.use(relayRequestId(ids));
   app.use(
     limitBody(MAX_BODY_BYTES, (c) =>
       errorResponse(c, "REMOTE_RELAY_INVALID_INPUT", `The request body is over ${MAX_BODY_BYTES} bytes.`),
@@ -96,6 +105,9 @@ export function newApp(info: AppInfo, surfaces?: AppSurfaces): Hono {
   app.route("/v1/tool", agentToolRoutes({ engine, clock, logger, keepAliveMs }));
 
   app.route("/", consoleRoutes(surfaces.console ?? loadConsoleAssets()));
+  if (surfaces.metrics) {
+    app.route("/metrics", metricsRoutes(surfaces.ownerToken, surfaces.metrics));
+  }
 
   app.route(CLUSTER_ROUTE, clusterRoutes({ engine, secret: surfaces.clusterSecret }));
   app.use("/v1/owner/*", ownerAuth(surfaces.ownerToken));

@@ -9,7 +9,7 @@ import { parseWith, readJson } from "../validate";
 const sessionOp = (op: "stop_turn" | "kill_worker" | "end_tasks") =>
   z.object({ op: z.literal(op), sessionId: z.string().min(1).max(200) }).strict();
 
-const ClusterCallSchema = z
+export const ClusterCallSchema = z
   .object({
     target: z.string().min(1).max(200),
     request: z.discriminatedUnion("op", [

@@ -8,7 +8,7 @@ import { parseWith } from "../validate";
 /** An event id as this relay writes it: the outbox seq, a whole number. */
 const SEQ = /^\d{1,15}$/;
 
-const EventsQuerySchema = z.strictObject({
+export const EventsQuerySchema = z.strictObject({
   after: z.string().regex(SEQ, "expected the id of an event this relay sent (a whole number)").optional(),
   from: z.literal("start", 'expected "start" (the whole outbox)').optional(),
 });

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { parseWith, readBody } from "../validate";
 
-const ListQuerySchema = z.strictObject({ scope: SessionScopeSchema.optional() });
+export const SessionListQuerySchema = z.strictObject({ scope: SessionScopeSchema.optional() });
 
 /** /v1/owner/sessions (DESIGN §4): handlers parse, call an owner verb, and map. */
 export function ownerSessionRoutes(engine: Engine): Hono {
@@ -20,7 +20,7 @@ export function ownerSessionRoutes(engine: Engine): Hono {
     c.json(await owner.createSession(await readBody(c, OwnerCreateSessionBodySchema))),
   );
   app.get("/", async (c) => {
-    const { scope } = parseWith(ListQuerySchema, c.req.query());
+    const { scope } = parseWith(SessionListQuerySchema, c.req.query());
     return c.json({ sessions: await owner.listSessions(scope === undefined ? {} : { scope }) });
   });
   app.get("/:id", async (c) => c.json(await owner.getSession(c.req.param("id"))));
