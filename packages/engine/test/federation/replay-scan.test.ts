@@ -33,22 +33,7 @@ describe("the replay route's reading of the outbox (R-PAIR-04, DESIGN §4)", () 
     const stores = await openTestStores();
     // A long-lived relay: many events an hour before the subscription.
     for (let i = 0; i < 1_200; i++) {
-      const id = `old_${i}`;
-      await stores.events.appendEvent({
-        id,
-        sessionId: "ses_a",
-        subscriptionId: null,
-        event: {
-          kind: "turn_end",
-          id,
-          at: new Date(clock.now() - HOUR).toISOString(),
-          session: "ses_a",
-          title: "A",
-          status: "done",
-          text: "old",
-        },
-        at: clock.now() - HOUR,
-      });
+      await turnEnd(stores, `old_${i}`, clock.now() - HOUR);
     }
     await stores.subscriptions.createSubscription(
       newSubscription("sub_far", {
@@ -58,21 +43,7 @@ describe("the replay route's reading of the outbox (R-PAIR-04, DESIGN §4)", () 
         createdAt: clock.now(),
       }),
     );
-    await stores.events.appendEvent({
-      id: "new_1",
-      sessionId: "ses_a",
-      subscriptionId: null,
-      event: {
-        kind: "turn_end",
-        id: "new_1",
-        at: new Date(clock.now()).toISOString(),
-        session: "ses_a",
-        title: "A",
-        status: "done",
-        text: "new",
-      },
-      at: clock.now(),
-    });
+    await turnEnd(stores, "new_1", clock.now());
     let reads = 0;
     const listEvents = stores.events.listEvents;
     stores.events.listEvents = (options) => {
