@@ -71,7 +71,7 @@ const ENV_NAMES: Record<keyof RelayConfig, string> = {
   logLevel: "RELAY_LOG_LEVEL",
 };
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 // The relay's own secrets stay with it: a task or a CLI agent it starts gets an agent token instead.
 const NOT_FOR_CHILDREN = ["RELAY_OWNER_TOKEN", "DATABASE_URL"];

@@ -1,4 +1,4 @@
-import { type ConfigFlags, loadConfigWithFlags } from "../config";
+import { type ConfigFlags, type Env, loadConfigWithFlags } from "../config";
 import {
   agentCheck,
   allowedRootsCheck,
@@ -19,10 +19,13 @@ function shown(check: Check): string {
  * check with what to do when it fails. Changes nothing. Returns what to print and whether every
  * check that matters passed (a missing agent CLI does not count: the relay runs without it).
  */
-export async function doctor(flags: ConfigFlags): Promise<{ readonly text: string; readonly ok: boolean }> {
+export async function doctor(
+  flags: ConfigFlags,
+  env?: Env,
+): Promise<{ readonly text: string; readonly ok: boolean }> {
   let config: ReturnType<typeof loadConfigWithFlags>;
   try {
-    config = loadConfigWithFlags(flags);
+    config = env === undefined ? loadConfigWithFlags(flags) : loadConfigWithFlags(flags, env);
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     return {
