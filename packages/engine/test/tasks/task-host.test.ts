@@ -358,7 +358,12 @@ describe("a restart with tasks running (DESIGN §3)", () => {
       return { status: "done", reply: id };
     });
     await first.owner.postMessage(session.id, "go");
-    await vi.waitFor(async () => expect(await stores.tasks.listRunningTasks()).toHaveLength(1));
+    // The row is written before the command starts and its group's pid after: wait for both.
+    await vi.waitFor(async () =>
+      expect(await stores.tasks.listRunningTasks()).toEqual([
+        expect.objectContaining({ pid: expect.any(Number) }),
+      ]),
+    );
     const [lost] = await stores.tasks.listRunningTasks();
     expect(alive(lost?.pid as number)).toBe(true);
     // The first relay is gone without closing (as after kill -9); a second one starts on its stores.
