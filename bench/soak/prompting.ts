@@ -103,7 +103,11 @@ export async function ownerLane(soak: Soak): Promise<void> {
   }
 }
 
-async function createTarget(soak: Soak, agent: Agent): Promise<void> {
+/** The agent creates a session to prompt (create_session); its id, or why it failed. */
+export async function createTarget(
+  soak: Soak,
+  agent: Agent,
+): Promise<{ readonly session: string | null; readonly failure: string | null }> {
   const marker = soak.scripts.marker("c");
   const record = soak.journal.prompt({ marker, by: "agent", what: "create", at: Date.now(), session: null });
   const body = await promptAndFollow(
@@ -120,7 +124,9 @@ async function createTarget(soak: Soak, agent: Agent): Promise<void> {
   if (record.session !== null && body !== null) {
     soak.journal.sessions.set(record.session, { by: "agent", at: Date.now() });
     agent.targets.push(record.session);
+    return { session: record.session, failure: null };
   }
+  return { session: null, failure: record.failure ?? "no answer" };
 }
 
 /**

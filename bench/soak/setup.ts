@@ -2,7 +2,7 @@ import type { Random } from "@oar/core/testing";
 import type { Calls } from "./calls";
 import { type Agent, must, type Soak, text, type Watcher } from "./cast";
 import type { Journal } from "./journal";
-import { promptAndFollow } from "./prompting";
+import { createTarget } from "./prompting";
 import { subscribe } from "./side-work";
 import type { TurnScripts } from "./turn-script";
 
@@ -78,25 +78,10 @@ export async function castSoak(base: {
   await Promise.all(
     agents.map(async (agent) => {
       for (let i = 0; i < CAST.targetsPerAgent; i++) {
-        const marker = scripts.marker("c");
-        const record = journal.prompt({ marker, by: "agent", what: "create", at: Date.now(), session: null });
-        const body = await promptAndFollow(
-          soak,
-          agent.token,
-          {
-            action: "create_session",
-            provider: "script",
-            title: `agent ${marker}`,
-            text: scripts.marked(marker),
-          },
-          record,
-        );
-        const session = text(body, "session");
+        const { session, failure } = await createTarget(soak, agent);
         if (session === null) {
-          throw new Error(`agent ${agent.id}'s create_session failed: ${record.failure}`);
+          throw new Error(`agent ${agent.id}'s create_session failed: ${failure}`);
         }
-        journal.sessions.set(session, { by: "agent", at: Date.now() });
-        agent.targets.push(session);
       }
     }),
   );
