@@ -1,6 +1,6 @@
 import type { Random } from "@oar/core/testing";
 import type { Calls } from "./calls";
-import { type Agent, must, type Soak, text, type Watcher } from "./cast";
+import { type Agent, must, type Soak, type Watcher } from "./cast";
 import type { Journal } from "./journal";
 import { createTarget } from "./prompting";
 import { subscribe } from "./side-work";
