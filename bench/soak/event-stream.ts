@@ -52,8 +52,9 @@ export function readOwnerEvents(base: string, token: string, reconnectMs: number
     const decoder = new TextDecoder();
     let pending = "";
     let event: number | null = null;
-    for await (const chunk of response.body) {
-      pending += decoder.decode(chunk as Uint8Array, { stream: true });
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      pending += decoder.decode(read.value, { stream: true });
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
