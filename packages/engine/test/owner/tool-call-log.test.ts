@@ -2,23 +2,36 @@ import { type Logger, RelayError } from "@oar/core";
 import { OwnerSessionDetailSchema } from "@oar/schema";
 import { describe, expect, it } from "vitest";
 import { clip, TOOL_CALL_SUMMARY_MAX_CHARS } from "../../src/actions/tool-call-log";
-import { TOOL_CALL_BATCH_MAX, TOOL_CALL_WINDOW_MS } from "../../src/live/tool-call-writer";
+import {
+  createToolCallWriter,
+  TOOL_CALL_BATCH_MAX,
+  TOOL_CALL_HELD_MAX,
+  TOOL_CALL_WINDOW_MS,
+} from "../../src/live/tool-call-writer";
+import type { ToolCallRecord } from "../../src/ports/tool-call-store";
+import { RETRY_FIRST_MS } from "../../src/runtime/until-it-lands";
 import { withFailingMethod } from "../../src/testing";
 import { createHarness, settle, T0 } from "../actions/harness";
 import { createFederation, relayOf } from "../federation/harness";
 
-/** A logger that keeps what it was told at error level. */
-function recordingLogger(): Logger & { readonly errors: { message: string; fields: unknown }[] } {
-  const errors: { message: string; fields: unknown }[] = [];
+type Told = { message: string; fields: unknown }[];
+
+/** A logger that keeps what it was told at warn and error level. */
+function recordingLogger(): Logger & { readonly errors: Told; readonly warnings: Told } {
+  const errors: Told = [];
+  const warnings: Told = [];
   const none = () => {};
   return {
     debug: none,
     info: none,
-    warn: none,
+    warn: (message, fields) => warnings.push({ message, fields }),
     error: (message, fields) => errors.push({ message, fields }),
     errors,
+    warnings,
   };
 }
+
+const outage = () => new RelayError("REMOTE_RELAY_UNAVAILABLE", "The database does not answer.");
 
 /** A harness whose tool-call store tells the size of each insert it is given. */
 async function harnessCountingBatches() {
@@ -171,6 +184,77 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
     ]);
   });
 
+  it("lines a database cut kept from their insert are written once it answers, in their order, each once", async () => {
+    const logger = recordingLogger();
+    let down = false;
+    const h = await createHarness({
+      logger,
+      engineStores: (stores) =>
+        withFailingMethod(stores, "toolCalls.recordToolCalls", { failing: () => down, error: outage }),
+    });
+    down = true;
+    await h.ok({ action: "usage", relay: "this" });
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS);
+    await h.ok({ action: "relay_info", relay: "this" });
+    await h.clock.advanceAsync(RETRY_FIRST_MS);
+    expect(await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 })).toEqual([]);
+    down = false;
+    // The next retry (twice the first wait) takes both, the older first.
+    await h.clock.advanceAsync(2 * RETRY_FIRST_MS);
+    const kept = await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 });
+    expect(kept.map((line) => line.action).sort()).toEqual(["relay_info", "usage"]);
+    expect((await h.engine.owner.getSession(h.caller.id)).toolCalls.map((call) => call.action)).toEqual([
+      "usage",
+      "relay_info",
+    ]);
+    expect(logger.errors).toEqual([]);
+    expect(logger.warnings).toMatchObject([
+      { message: "The database does not answer; the activity log's lines wait for it." },
+    ]);
+  });
+
+  it(`a cut holds at most ${TOOL_CALL_HELD_MAX} lines: past that the oldest go, named in the log`, async () => {
+    const logger = recordingLogger();
+    let down = true;
+    const written: string[] = [];
+    const h = await createHarness({ logger });
+    h.stores.toolCalls.recordToolCalls = async (calls) => {
+      if (down) {
+        throw outage();
+      }
+      written.push(...calls.map((call) => call.id));
+    };
+    const writer = createToolCallWriter({ clock: h.clock });
+    const line = (n: number): ToolCallRecord => ({
+      id: `call_${n}`,
+      sessionId: h.caller.id,
+      action: "usage",
+      relay: "desk",
+      targetSession: null,
+      ok: true,
+      code: null,
+      summary: "",
+      createdAt: T0,
+    });
+    for (let n = 1; n <= TOOL_CALL_HELD_MAX; n++) {
+      writer.add(h.deps, line(n));
+    }
+    await writer.settled();
+    expect(logger.errors).toEqual([]);
+    writer.add(h.deps, line(TOOL_CALL_HELD_MAX + 1));
+    expect(logger.errors).toEqual([
+      {
+        message: "The activity log lost lines a database outage kept too long.",
+        fields: { calls: [`${h.caller.id} usage`] },
+      },
+    ]);
+    down = false;
+    await writer.settled();
+    expect(written).toHaveLength(TOOL_CALL_HELD_MAX);
+    expect(written[0]).toBe("call_2");
+    expect(written.at(-1)).toBe(`call_${TOOL_CALL_HELD_MAX + 1}`);
+  });
+
   it("calls made together are written in one batch, and the call does not wait for its line", async () => {
     const { h, batches } = await harnessCountingBatches();
     await Promise.all(Array.from({ length: 5 }, () => h.call({ action: "relay_info", relay: "this" })));
@@ -205,7 +289,7 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
       engineStores: (stores) =>
         withFailingMethod(stores, "reads.listSessions", {
           failing: () => down,
-          error: () => new RelayError("REMOTE_RELAY_UNAVAILABLE", "The database does not answer."),
+          error: outage,
         }),
     });
     down = true;
