@@ -206,7 +206,7 @@ export function createEngine(given: EngineDeps): Engine {
       await dispatcher.close();
       await runtime.close();
       // The activity lines of the last calls land before the stores close.
-      await live.toolCalls.settled();
+      await live.toolCalls.close();
     },
   };
   return engine;

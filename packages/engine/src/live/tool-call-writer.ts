@@ -27,6 +27,11 @@ export interface ToolCallWriter {
   add(deps: EngineDeps, record: ToolCallRecord): void;
   /** Writes what is queued now; resolves once every call queued so far is written, held or its failure logged. */
   settled(): Promise<void>;
+  /**
+   * Writes what is queued one last time and leaves no retry behind (the engine closes): lines the
+   * database still does not take are lost, named in an error line.
+   */
+  close(): Promise<void>;
 }
 
 interface QueuedLine {
@@ -53,9 +58,10 @@ export function createToolCallWriter(options: { readonly clock: Clock }): ToolCa
   let retryMs = RETRY_FIRST_MS;
   // Told once per outage, from the first write it refused until one lands.
   let told = false;
+  let closed = false;
 
   const later = (ms: number) => {
-    if (timer === null) {
+    if (timer === null && !closed) {
       timer = clock.setTimeout(() => void flush(), ms);
     }
   };
@@ -143,5 +149,24 @@ export function createToolCallWriter(options: { readonly clock: Clock }): ToolCa
       }
     },
     settled: flush,
+    async close() {
+      await flush();
+      closed = true;
+      if (timer !== null) {
+        clock.clearTimeout(timer);
+        timer = null;
+      }
+      const lost = [...held, ...queued];
+      held = [];
+      queued = [];
+      if (lost.length > 0) {
+        loggerOf(lost).error(
+          "The activity log lost lines: the relay closed while the database did not answer.",
+          {
+            calls: named(lost),
+          },
+        );
+      }
+    },
   };
 }

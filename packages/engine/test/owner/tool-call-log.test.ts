@@ -213,6 +213,29 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
     ]);
   });
 
+  it("an engine closed while lines wait for the database names them as lost and leaves no retry behind", async () => {
+    const logger = recordingLogger();
+    const attempts: number[] = [];
+    const h = await createHarness({ logger });
+    h.stores.toolCalls.recordToolCalls = async (calls) => {
+      attempts.push(calls.length);
+      throw outage();
+    };
+    await h.ok({ action: "usage", relay: "this" });
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS);
+    expect(attempts).toEqual([1]);
+    await h.engine.close();
+    expect(attempts).toEqual([1, 1]);
+    expect(logger.errors).toEqual([
+      {
+        message: "The activity log lost lines: the relay closed while the database did not answer.",
+        fields: { calls: [`${h.caller.id} usage`] },
+      },
+    ]);
+    await h.clock.advanceAsync(60_000);
+    expect(attempts).toEqual([1, 1]);
+  });
+
   it(`a cut holds at most ${TOOL_CALL_HELD_MAX} lines: past that the oldest go, named in the log`, async () => {
     const logger = recordingLogger();
     let down = true;
