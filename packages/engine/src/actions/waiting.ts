@@ -2,7 +2,7 @@ import { toIso } from "@oar/core";
 import type { PendingQuestion, Reply, TurnWaitStatus } from "@oar/schema";
 import type { TurnRecord } from "../ports/session-store";
 import type { PendingQuestionView, TurnSnapshot } from "../runtime/session-runtime";
-import { isOutage } from "../runtime/until-it-lands";
+import { isOutage } from "../shared/outage";
 import type { ActionContext } from "./context";
 import { refuse } from "./refusal";
 

@@ -1,7 +1,7 @@
 import { type Clock, type Logger, silentLogger, type TimerId } from "@oar/core";
 import type { EngineDeps } from "../ports/engine-deps";
 import type { ToolCallRecord } from "../ports/tool-call-store";
-import { isOutage, RETRY_FIRST_MS, RETRY_MAX_MS } from "../runtime/until-it-lands";
+import { isOutage, RETRY_FIRST_MS, RETRY_MAX_MS } from "../shared/outage";
 
 /**
  * How long a call's line may wait for others to share its insert. A read's own work is one or two

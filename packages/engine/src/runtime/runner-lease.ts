@@ -1,7 +1,7 @@
 import type { TurnRunner } from "../ports/session-store";
 import { errorMessage } from "../shared/error-message";
+import { isOutage } from "../shared/outage";
 import type { RuntimeContext } from "./runtime-context";
-import { isOutage } from "./until-it-lands";
 
 /**
  * Each relay process holds a lease on the turns it runs (DESIGN §9): a row it renews while it

@@ -1,14 +1,5 @@
-import { isRelayError } from "@oar/core";
+import { isOutage, RETRY_FIRST_MS, RETRY_MAX_MS } from "../shared/outage";
 import type { RuntimeContext } from "./runtime-context";
-
-/** The first wait after an outage, and the longest one (DESIGN §4: the relay reconnects by itself). */
-export const RETRY_FIRST_MS = 200;
-export const RETRY_MAX_MS = 5_000;
-
-/** The failure of a store whose database does not answer (the stores' REMOTE_RELAY_UNAVAILABLE). */
-export function isOutage(error: unknown): boolean {
-  return isRelayError(error) && error.code === "REMOTE_RELAY_UNAVAILABLE";
-}
 
 /**
  * Runs `attempt` until it lands: while the database does not answer, it waits (longer each time,

@@ -1,9 +1,9 @@
+import { isOutage } from "../shared/outage";
 import type { Wakeups } from "../wakeups";
 import type { RuntimeContext } from "./runtime-context";
 import type { TurnSnapshot } from "./session-runtime";
 import { isWaitOver, type Snapshots } from "./turn-snapshot";
 import type { WatchTurn } from "./turn-watch";
-import { isOutage } from "./until-it-lands";
 
 // Node fires a longer timer at once; no wait is that long (the longest wait is capped far below).
 const MAX_TIMER_MS = 2_147_483_647;

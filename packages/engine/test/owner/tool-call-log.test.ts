@@ -9,7 +9,7 @@ import {
   TOOL_CALL_WINDOW_MS,
 } from "../../src/live/tool-call-writer";
 import type { ToolCallRecord } from "../../src/ports/tool-call-store";
-import { RETRY_FIRST_MS } from "../../src/runtime/until-it-lands";
+import { RETRY_FIRST_MS } from "../../src/shared/outage";
 import { withFailingMethod } from "../../src/testing";
 import { createHarness, settle, T0 } from "../actions/harness";
 import { createFederation, relayOf } from "../federation/harness";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OUTAGE_PROBE_MS } from "../../src/runtime/outage-waits";
-import { RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
+import { RETRY_MAX_MS } from "../../src/shared/outage";
 import { openTestStores, withFailingMethod } from "../../src/testing";
 import { outage, passInSteps, runtimeHarness, settle, T0, testClock } from "./harness";
 

@@ -4,7 +4,7 @@ import type { EngineStores } from "../../src";
 import { RUNNER_GONE_MESSAGE } from "../../src/runtime/recovery";
 import { RUNNER_HEARTBEAT_MS, RUNNER_LEASE_TTL_MS } from "../../src/runtime/runner-lease";
 import { TURN_POLL_MS } from "../../src/runtime/turn-watch";
-import { RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
+import { RETRY_MAX_MS } from "../../src/shared/outage";
 import { openTestStores, withFailingMethod } from "../../src/testing";
 import { testClock } from "../actions/harness";
 import { outage, passInSteps, runtimeHarness, settle, T0, taggedIds } from "./harness";

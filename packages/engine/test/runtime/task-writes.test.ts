@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { EngineStores } from "../../src/ports/engine-stores";
-import { RETRY_MAX_MS } from "../../src/runtime/until-it-lands";
+import { RETRY_MAX_MS } from "../../src/shared/outage";
 import { openTestStores, withFailingMethod } from "../../src/testing";
 import { outage, passInSteps, runtimeHarness, T0, testClock } from "./harness";
 
