@@ -60,7 +60,10 @@ interface Leg {
 
 async function leg(name: string, env: Record<string, string>): Promise<Leg> {
   const relay = await startRelayProcess({ ...env, RELAY_OWNER_TOKEN: OWNER_TOKEN, RELAY_NAME: "bench" });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const owner = ownerClient(relay.base, OWNER_TOKEN);
     const context = await browser.newContext({ baseURL: relay.base });

@@ -1,22 +1,54 @@
 import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { OWNER_TOKEN } from "../harness";
 
 /** Debian's chromium (`apt-get install -y chromium`); CHROMIUM_PATH names another. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** One headless Chromium for the test file, closed after it. */
+/**
+ * Root (CI) cannot use Chromium's sandbox; the pages are the relay's own. No GPU process: on a
+ * loaded 2-core machine a GPU process that starts too slowly ends the whole browser.
+ */
+const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"];
+
+/** Chromium's last lines on stderr, to say why it went away. */
+const STDERR_LINES = 20;
+
+/**
+ * One headless Chromium for the test file, closed after it. A browser that went away between
+ * tests (it crashed) is said on stderr, with its last lines, and launched again for the next test,
+ * so one crash fails the test it happened in, not every test after it.
+ */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
+  let stderr: string[] = [];
+  const launch = async () => {
+    stderr = [];
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: LAUNCH_ARGS,
+      logger: {
+        isEnabled: (name) => name === "browser",
+        log: (_name, _severity, message) => {
+          stderr = [...stderr, String(message)].slice(-STDERR_LINES);
+        },
+      },
+    });
+  };
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
         `No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`,
       );
     }
-    // Root (CI) cannot use Chromium's sandbox; the pages are the relay's own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    await launch();
+  });
+  beforeEach(async () => {
+    if (browser !== undefined && !browser.isConnected()) {
+      process.stderr.write(`Chromium went away; launching it again. Its last lines:\n${stderr.join("\n")}\n`);
+      await launch();
+    }
   });
   afterAll(async () => {
     await browser?.close();

@@ -117,7 +117,10 @@ async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "oar-screens-"));
   const desk = await serveRelay({ name: "desk", dataDir: join(root, "desk"), allowedRoots: [root] });
   const lab = await serveRelay({ name: "lab", dataDir: join(root, "lab"), allowedRoots: [root] });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const lead = await demo(desk, lab);
     await mkdir(DOCS, { recursive: true });
