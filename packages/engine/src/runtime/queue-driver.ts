@@ -1,6 +1,7 @@
 import { recordTurnEnded, recordTurnStarted } from "../outbox/outbox";
+import type { EngineStores } from "../ports/engine-stores";
 import type { TurnOutcome } from "../ports/provider";
-import type { MessageRecord, SessionRecord, TurnRecord } from "../ports/session-store";
+import type { MessageRecord, SessionRecord, TurnRecord, TurnRunner } from "../ports/session-store";
 import { errorMessage } from "../shared/error-message";
 import { settleSessionState } from "../tasks/session-state";
 import type { Wakeups } from "../wakeups";
@@ -32,6 +33,26 @@ interface Claim {
   readonly record: TurnRecord;
   readonly session: SessionRecord | null;
   readonly prompt: MessageRecord | null;
+}
+
+/** The turn of the session running under exactly this runner's lease and token, as a claim. */
+async function claimedUnderOwnLease(
+  stores: EngineStores,
+  sessionId: string,
+  runner: TurnRunner,
+): Promise<Claim | undefined> {
+  const active = await stores.sessions.listActiveTurns({ sessionId });
+  const record = active.find(
+    (turn) =>
+      turn.status === "running" && turn.runner?.lease === runner.lease && turn.runner.token === runner.token,
+  );
+  if (record === undefined) {
+    return undefined;
+  }
+  const session = await stores.sessions.getSession(sessionId);
+  const prompt =
+    record.promptMessageId === null ? null : await stores.sessions.getMessage(record.promptMessageId);
+  return { record, session, prompt };
 }
 
 interface Queue {
@@ -162,6 +183,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
             return;
           }
           const runner = ctx.runner();
+          let tries = 0;
           // Without a lease (this process lost its own and seeks another) nothing is claimed.
           const claim =
             runner === undefined
@@ -171,12 +193,21 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
                   // change (DESIGN §9), which also reads what the turn starts with.
                   ctx.stores.transaction(async (stores): Promise<Claim | null> => {
                     const now = ctx.clock.now();
+                    tries += 1;
                     // A process that stalled past its lease (a long pause) may not know yet that
                     // another recovered it: a turn claimed under that lease would be nobody's.
                     if (
                       !(await stores.leases.holdsLease({ name: runner.lease, fencingToken: runner.token }))
                     ) {
                       return null;
+                    }
+                    // A retried claim may follow one whose commit landed while its answer was lost
+                    // to a cut: that turn runs under this very lease, and only this loop runs this
+                    // session's turns here, so it is that claim, never started: it is taken up.
+                    const answerLost =
+                      tries > 1 ? await claimedUnderOwnLease(stores, sessionId, runner) : undefined;
+                    if (answerLost !== undefined) {
+                      return answerLost;
                     }
                     const record = await stores.sessions.claimNextTurn({ sessionId, now, runner });
                     if (!record) {

@@ -70,6 +70,46 @@ describe("a task's row and its process (DESIGN §9, issue 32: found by the soak'
     turn.finish();
   });
 
+  it("a claim whose commit's answer was lost (the link cut as it committed) runs its turn once; the turns behind it follow", async () => {
+    const inner = await openTestStores();
+    let cutAfterClaim = true;
+    let claims = 0;
+    const stores: EngineStores = {
+      ...inner,
+      async transaction(work) {
+        const result = await inner.transaction(work);
+        // Only a claim's transaction answers a turn record with its prompt.
+        if (result !== null && typeof result === "object" && "record" in result && "prompt" in result) {
+          claims += 1;
+          if (cutAfterClaim) {
+            cutAfterClaim = false;
+            throw outage();
+          }
+        }
+        return result;
+      },
+    };
+    const clock = testClock(T0);
+    const h = await runtimeHarness({ stores, clock });
+    const session = await h.createSession({ id: "ses_a" });
+    h.provider.hold();
+    const first = await h.prompt(session.id, "first");
+    const second = await h.prompt(session.id, "second");
+    // The retry, a moment later, takes up the turn its lost answer claimed: it runs once.
+    await passInSteps(clock, RETRY_MAX_MS, 100);
+    const running = await h.provider.nextTurn();
+    expect(running.input.turnId).toBe(first.turn.id);
+    running.finish("one");
+    const next = await h.provider.nextTurn();
+    expect(next.input.turnId).toBe(second.turn.id);
+    next.finish("two");
+    await vi.waitFor(async () =>
+      expect(await inner.sessions.getTurn(second.turn.id)).toMatchObject({ status: "done" }),
+    );
+    expect(await inner.sessions.getTurn(first.turn.id)).toMatchObject({ status: "done", reply: "one" });
+    expect(claims).toBe(3);
+  });
+
   it("a start whose commit's answer was lost (the link cut as it committed) ends its row, not left running", async () => {
     const inner = await openTestStores();
     let cutAfterCommit = false;
