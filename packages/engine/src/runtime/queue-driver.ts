@@ -49,10 +49,18 @@ async function claimedUnderOwnLease(
   if (record === undefined) {
     return undefined;
   }
-  const session = await stores.sessions.getSession(sessionId);
-  const prompt =
-    record.promptMessageId === null ? null : await stores.sessions.getMessage(record.promptMessageId);
-  return { record, session, prompt };
+  return {
+    record,
+    session: await stores.sessions.getSession(sessionId),
+    prompt: await promptOf(stores, record),
+  };
+}
+
+/** The message a claimed turn starts with; `null` for a turn with none. */
+function promptOf(stores: EngineStores, record: TurnRecord): Promise<MessageRecord | null> {
+  return record.promptMessageId === null
+    ? Promise.resolve(null)
+    : stores.sessions.getMessage(record.promptMessageId);
 }
 
 interface Queue {
@@ -220,10 +228,7 @@ export function createQueueDriver(ctx: RuntimeContext, parts: QueueDriverParts):
                       { id: sessionId, title: session?.title ?? "" },
                       now,
                     );
-                    const prompt =
-                      record.promptMessageId === null
-                        ? null
-                        : await stores.sessions.getMessage(record.promptMessageId);
+                    const prompt = await promptOf(stores, record);
                     return { record, session, prompt };
                   }),
                 );
