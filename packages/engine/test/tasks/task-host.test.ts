@@ -319,9 +319,15 @@ describe("read_task_output (§13)", () => {
       code: "REMOTE_RELAY_NOT_FOUND",
       error: expect.stringContaining("ended more than an hour ago"),
     });
-    // The next heartbeat removes the file nobody may read any more.
-    h.clock.advance(RUNNER_HEARTBEAT_MS);
-    await vi.waitFor(async () => expect(await readdir(folder)).toEqual([]));
+    // A heartbeat removes the file nobody may read any more. One still running when the clock
+    // moved sets its next timer only when it ends, so each look lets another heartbeat come.
+    await vi.waitFor(
+      async () => {
+        h.clock.advance(RUNNER_HEARTBEAT_MS);
+        expect(await readdir(folder)).toEqual([]);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect((await taskOf(h, taskId)).outputPath).toBeNull();
   });
 });
