@@ -11,6 +11,9 @@ import { MAX_RUNNING_TASKS_PER_SESSION, TASK_OUTPUT_KEPT_MS } from "../../src/ta
 import { createTestProvider, openTestStores } from "../../src/testing";
 import { createHarness, type Harness, RELAY, refusal, settle, T0, testClock } from "../actions/harness";
 
+/** Real processes start and end, and the database answers, slower on a loaded machine than waitFor's 1 s. */
+const LOADED_MACHINE = { timeout: 10_000 };
+
 let folder: string;
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), "oar-tasks-"));
@@ -142,7 +145,7 @@ describe("background tasks (§13, issue 10)", () => {
     expect(stopped.stopRequested).toBe(true);
     const task = await taskOf(h, taskIds[0] ?? "");
     expect(task.status).toBe("stopped");
-    await vi.waitFor(() => expect(alive(task.pid as number)).toBe(false));
+    await vi.waitFor(() => expect(alive(task.pid as number)).toBe(false), LOADED_MACHINE);
     expect((await h.session(session.id)).state).toBe("idle");
     expect(await eventKinds(h, session.id)).not.toContain("task_failed");
   });
@@ -217,7 +220,7 @@ describe("background tasks (§13, issue 10)", () => {
     const running = await taskOf(h, taskIds[0] ?? "");
     await h.ok({ action: "archive", relay: "this", session: session.id });
     expect((await taskOf(h, running.id)).status).toBe("stopped");
-    await vi.waitFor(() => expect(alive(running.pid as number)).toBe(false));
+    await vi.waitFor(() => expect(alive(running.pid as number)).toBe(false), LOADED_MACHINE);
   });
 });
 
@@ -290,7 +293,7 @@ describe("read_task_output (§13)", () => {
         task_id: taskId,
       });
       expect(read.tail).toEqual(["started"]);
-    });
+    }, LOADED_MACHINE);
     h.clock.advance(14 * 60_000 + 30_000);
     const read = await h.ok({
       action: "read_task_output",
@@ -326,7 +329,7 @@ describe("read_task_output (§13)", () => {
         h.clock.advance(RUNNER_HEARTBEAT_MS);
         expect(await readdir(folder)).toEqual([]);
       },
-      { timeout: 10_000, interval: 100 },
+      { ...LOADED_MACHINE, interval: 100 },
     );
     expect((await taskOf(h, taskId)).outputPath).toBeNull();
   });
@@ -365,10 +368,12 @@ describe("a restart with tasks running (DESIGN §3)", () => {
     });
     await first.owner.postMessage(session.id, "go");
     // The row is written before the command starts and its group's pid after: wait for both.
-    await vi.waitFor(async () =>
-      expect(await stores.tasks.listRunningTasks()).toEqual([
-        expect.objectContaining({ pid: expect.any(Number) }),
-      ]),
+    await vi.waitFor(
+      async () =>
+        expect(await stores.tasks.listRunningTasks()).toEqual([
+          expect.objectContaining({ pid: expect.any(Number) }),
+        ]),
+      LOADED_MACHINE,
     );
     const [lost] = await stores.tasks.listRunningTasks();
     expect(alive(lost?.pid as number)).toBe(true);
@@ -379,7 +384,7 @@ describe("a restart with tasks running (DESIGN §3)", () => {
       status: "failed",
       exitCode: null,
     });
-    await vi.waitFor(() => expect(alive(lost?.pid as number)).toBe(false));
+    await vi.waitFor(() => expect(alive(lost?.pid as number)).toBe(false), LOADED_MACHINE);
     const events = await stores.events.listEvents({ after: 0, limit: 100 });
     expect(events.map((event) => event.kind)).toContain("task_failed");
     expect((await stores.sessions.getSession(session.id))?.state).toBe("idle");
