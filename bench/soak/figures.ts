@@ -43,6 +43,12 @@ export interface MemorySlope {
   /** MB per hour after the warm-up; null when the process lived too short to fit a line. */
   readonly rssMbPerHour: number | null;
   readonly heapMbPerHour: number | null;
+  /**
+   * The heap's slope over the second half of the process's time under load: the compiler's code
+   * for paths the faults reach keeps growing for tens of minutes, a leak does not level off.
+   * Null under LATE_FIT_MIN_MS of load.
+   */
+  readonly heapLateMbPerHour: number | null;
 }
 
 export interface Figures {
@@ -77,6 +83,8 @@ export interface Figures {
 const FAULT_SHADOW_MS = 10_000;
 /** A process's first minutes are its warm-up: the memory slope is fitted after them. */
 const WARM_UP_MS = 120_000;
+/** A process under load this long also gets a slope fitted over its second half alone. */
+const LATE_FIT_MIN_MS = 20 * 60_000;
 
 const mb = (bytes: number | undefined) => (bytes === undefined ? null : bytes / 1024 / 1024);
 
@@ -147,7 +155,10 @@ export function computeFigures(input: {
       (collected ? instance.rssLogged : instance.rss).filter(underLoad),
       WARM_UP_MS,
     );
-    const heapSlope = slopePerHour(instance.heap.filter(underLoad), WARM_UP_MS);
+    const heapUnderLoad = instance.heap.filter(underLoad);
+    const heapSlope = slopePerHour(heapUnderLoad, WARM_UP_MS);
+    const span = (heapUnderLoad.at(-1)?.at ?? 0) - (heapUnderLoad[0]?.at ?? 0);
+    const heapLateSlope = span < LATE_FIT_MIN_MS ? null : slopePerHour(heapUnderLoad, span / 2);
     return {
       member: instance.member,
       pid: instance.pid,
@@ -156,6 +167,7 @@ export function computeFigures(input: {
       rssLastMb: mb(instance.rss.at(-1)?.bytes),
       rssMbPerHour: rssSlope === null ? null : rssSlope / 1024 / 1024,
       heapMbPerHour: heapSlope === null ? null : heapSlope / 1024 / 1024,
+      heapLateMbPerHour: heapLateSlope === null ? null : heapLateSlope / 1024 / 1024,
     };
   });
 

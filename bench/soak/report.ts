@@ -86,15 +86,15 @@ export function printReport(
     }
   }
   out();
-  out("| process | lived | RSS first → last | RSS slope | heap slope |");
-  out("| --- | ---: | ---: | ---: | ---: |");
+  out("| process | lived | RSS first → last | RSS slope | heap slope | heap slope, 2nd half |");
+  out("| --- | ---: | ---: | ---: | ---: | ---: |");
   for (const m of figures.memory) {
     out(
-      `| ${m.member} pid ${m.pid} | ${m.livedS.toFixed(0)} s | ${mb(m.rssFirstMb)} → ${mb(m.rssLastMb)} | ${rate(m.rssMbPerHour)} | ${rate(m.heapMbPerHour)} |`,
+      `| ${m.member} pid ${m.pid} | ${m.livedS.toFixed(0)} s | ${mb(m.rssFirstMb)} → ${mb(m.rssLastMb)} | ${rate(m.rssMbPerHour)} | ${rate(m.heapMbPerHour)} | ${rate(m.heapLateMbPerHour)} |`,
     );
   }
   out(
-    "(slopes under load, after a 2-minute warm-up, through the samples each process took right after a full collection it forced once a minute; —: under 5 minutes to fit)",
+    "(slopes under load, after a 2-minute warm-up, through the samples each process took right after a full collection it forced once a minute; —: under 5 minutes to fit; the 2nd half's: under 20 minutes under load)",
   );
   out();
   out("| table | rows start → end | size start → end |");
