@@ -54,4 +54,29 @@ describe.skipIf(!postgresDatabase.available)("failed queries on Postgres", { tim
     // Kept, they were ≈ 2.3 MB (≈ 230 bytes each); what is left is noise.
     expect(grown).toBeLessThan(1_000_000);
   });
+
+  it("leave their errors' stacks unformatted until something reads them", async () => {
+    // The driver read each failed query's stack to append its origin (none for an unsafe query):
+    // a stack formatted for every failure, and with source maps on (tsx, `pnpm start`) each
+    // frame's module map parsed and kept for good: the soak's heap snapshots.
+    const original = Error.prepareStackTrace;
+    let formatted = 0;
+    Error.prepareStackTrace = (error, frames) => {
+      formatted++;
+      return original ? original(error, frames) : `${error}\n${frames.map((f) => `    at ${f}`).join("\n")}`;
+    };
+    try {
+      const failures: Error[] = [];
+      for (let i = 0; i < 20; i++) {
+        await storage.db.execute(failing(i)).catch((error: Error) => failures.push(error));
+      }
+      expect(failures).toHaveLength(20);
+      expect(formatted).toBe(0);
+      const cause = failures[0]?.cause as Error;
+      expect(cause.stack).toContain("division by zero");
+      expect(formatted).toBe(1);
+    } finally {
+      Error.prepareStackTrace = original;
+    }
+  });
 });
