@@ -1,5 +1,5 @@
 import type { ReadableStreamReadResult } from "node:stream/web";
-import { type Logger, RelayError } from "@oar/core";
+import { type LogFields, type Logger, RelayError } from "@oar/core";
 import { FakeClock } from "@oar/core/testing";
 import type { OutboxRecord } from "@oar/engine";
 import { describe, expect, it } from "vitest";
@@ -15,10 +15,17 @@ import {
 
 const decoder = new TextDecoder();
 
-function recordingLogger(): Logger & { readonly lines: string[] } {
+function recordingLogger(): Logger & {
+  readonly lines: string[];
+  readonly fields: (LogFields | undefined)[];
+} {
   const lines: string[] = [];
-  const log = (level: string) => (message: string) => lines.push(`${level}: ${message}`);
-  return { lines, debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+  const fields: (LogFields | undefined)[] = [];
+  const log = (level: string) => (message: string, given?: LogFields) => {
+    lines.push(`${level}: ${message}`);
+    fields.push(given);
+  };
+  return { lines, fields, debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }
 
 /** An outbox in memory: `append` adds rows and calls the hint listeners, as the engine does. */
@@ -232,6 +239,22 @@ describe("the owner event stream's body (DESIGN §4)", () => {
       "warn: owner event stream: reading the outbox failed; retrying every poll",
       "info: owner event stream: reading the outbox again",
     ]);
+    // The outage by its message, not the Error: no stack formatted for it.
+    expect(client.logger.fields[0]).toMatchObject({ error: "The database does not answer." });
+  });
+
+  it("logs a read that failed otherwise with its Error, stack and all", async () => {
+    const outbox = new FakeOutbox();
+    const client = open(outbox);
+    const failure = new Error("not an outage");
+    outbox.failure = failure;
+    outbox.append(1);
+    client.clock.advance(EVENT_POLL_MS);
+    await settle();
+    expect(client.logger.lines).toEqual([
+      "warn: owner event stream: reading the outbox failed; retrying every poll",
+    ]);
+    expect(client.logger.fields[0]).toMatchObject({ error: failure });
   });
 
   it("stops reading for a client that does not read (backpressure), and goes on where it stopped", async () => {

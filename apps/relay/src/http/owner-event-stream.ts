@@ -1,5 +1,5 @@
 import type { ReadableStreamDefaultController, UnderlyingSource } from "node:stream/web";
-import type { Clock, Logger, TimerId } from "@oar/core";
+import { type Clock, isRelayError, type Logger, type TimerId } from "@oar/core";
 import type { OutboxRecord, OwnerApi } from "@oar/engine";
 
 /** DESIGN §4: a comment at least every 25 s keeps the stream alive through idle timeouts. */
@@ -220,7 +220,9 @@ export class OwnerEventStream implements UnderlyingSource<Uint8Array>, Closable 
       this.options.logger.warn("owner event stream: reading the outbox failed; retrying every poll", {
         requestId: this.options.requestId,
         after: this.cursor,
-        error: cause,
+        // An outage is said by its message: its stack tells nothing, and formatting it costs (with
+        // source maps on, each frame's map parsed and kept for good).
+        error: isRelayError(cause) && cause.code === "REMOTE_RELAY_UNAVAILABLE" ? cause.message : cause,
       });
     }
   }
