@@ -26,6 +26,8 @@ export interface ToolCallStore {
   /**
    * Keeps these calls in one write, in their order. Those of a session that is not live here
    * (unknown, or deleted while the call ran) are left out: a deleted session's log stays gone.
+   * A call whose id is kept already is left as it was (a batch written again after its answer
+   * was lost to a cut keeps each call once).
    */
   recordToolCalls(calls: readonly ToolCallRecord[]): Promise<void>;
   /** The session's newest `limit` calls, oldest first (ties in the order they were recorded). */

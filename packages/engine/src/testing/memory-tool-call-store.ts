@@ -17,12 +17,10 @@ export function createMemoryToolCallStore(isLive: (sessionId: string) => boolean
     rows: calls,
     snapshot: () => snapshotOf(calls),
     async recordToolCalls(batch) {
-      for (const call of batch) {
-        if (calls.some((kept) => kept.id === call.id)) {
-          throw new Error(`A tool call ${call.id} is already stored.`);
-        }
-      }
-      calls.push(...batch.filter((call) => isLive(call.sessionId)).map((call) => ({ ...call })));
+      const fresh = batch.filter(
+        (call) => isLive(call.sessionId) && !calls.some((kept) => kept.id === call.id),
+      );
+      calls.push(...fresh.map((call) => ({ ...call })));
     },
     async listToolCalls(sessionId, { limit }) {
       const own = calls

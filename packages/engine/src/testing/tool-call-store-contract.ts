@@ -94,6 +94,19 @@ export function runToolCallStoreContract(setup: ContractSetup<ToolCallStoreFixtu
       expect(await store().listToolCalls("ses_1", { limit: 10 })).toEqual([]);
     });
 
+    it("a batch written again (its answer lost to a cut) keeps each call once, as it was; the new ones in it are kept", async () => {
+      await sessions("ses_1");
+      await store().recordToolCalls([toolCall("call_1"), toolCall("call_2", { createdAt: T0 + 1 })]);
+      await store().recordToolCalls([
+        toolCall("call_1", { summary: "written again" }),
+        toolCall("call_2", { createdAt: T0 + 1 }),
+        toolCall("call_3", { createdAt: T0 + 2 }),
+      ]);
+      const kept = await store().listToolCalls("ses_1", { limit: 10 });
+      expect(ids(kept)).toEqual(["call_1", "call_2", "call_3"]);
+      expect(kept[0]).toEqual(toolCall("call_1"));
+    });
+
     it("an archived session's calls are still kept", async () => {
       await sessions("ses_1");
       await fixture().sessions.archiveSession({ id: "ses_1", at: T0 });

@@ -213,6 +213,28 @@ describe("the agent's relay_tool calls in its conversation's activity (R-UI-02)"
     ]);
   });
 
+  it("lines whose insert landed while its answer was lost to a cut are kept once when the retry writes them again", async () => {
+    // The 90-minute soak: the retry met the rows the lost answer had written (duplicate key).
+    const logger = recordingLogger();
+    const h = await createHarness({ logger });
+    const record = h.stores.toolCalls.recordToolCalls.bind(h.stores.toolCalls);
+    let answerLost = true;
+    h.stores.toolCalls.recordToolCalls = async (calls) => {
+      await record(calls);
+      if (answerLost) {
+        answerLost = false;
+        throw outage();
+      }
+    };
+    await h.ok({ action: "usage", relay: "this" });
+    await h.ok({ action: "relay_info", relay: "this" });
+    await h.clock.advanceAsync(TOOL_CALL_WINDOW_MS);
+    await h.clock.advanceAsync(RETRY_FIRST_MS);
+    const kept = await h.stores.toolCalls.listToolCalls(h.caller.id, { limit: 10 });
+    expect(kept.map((line) => line.action)).toEqual(["usage", "relay_info"]);
+    expect(logger.errors).toEqual([]);
+  });
+
   it("an engine closed while lines wait for the database names them as lost and leaves no retry behind", async () => {
     const logger = recordingLogger();
     const attempts: number[] = [];

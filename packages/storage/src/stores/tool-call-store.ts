@@ -36,6 +36,7 @@ export function createToolCallStore(db: Database): ToolCallStore {
       );
       // One statement for the batch, in its order (the sequence breaks ties of the same instant),
       // and only the calls of live sessions: a call that ends after its session was deleted leaves no row.
+      // A call already kept is left as it is: a batch written again after its answer was lost.
       await db.execute(sql`
         insert into ${toolCalls} (id, session_id, action, relay, target_session, ok, code, summary, created_at)
         select v.id, v.session_id, v.action, v.relay, v.target_session, v.ok, v.code, v.summary, v.created_at
@@ -44,7 +45,8 @@ export function createToolCallStore(db: Database): ToolCallStore {
         where exists (
           select 1 from ${sessions} where ${sessions.id} = v.session_id and ${sessions.deletedAt} is null
         )
-        order by v.n`);
+        order by v.n
+        on conflict (id) do nothing`);
     },
 
     async listToolCalls(sessionId, { limit }) {
